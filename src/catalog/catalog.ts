@@ -1,0 +1,76 @@
+import semver from 'semver';
+import { TesseraError } from '../errors/errors';
+import type { StorageAdapter } from '../storage/storage-adapter';
+import { ComponentVersion } from './component-version';
+import { resolveVersion } from './resolve-version';
+
+interface ComponentEntry {
+  /** Ascending. */
+  versions: string[];
+  byVersion: Map<string, ComponentVersion>;
+}
+
+/**
+ * The in-memory index of published components over the storage adapter. Loaded at start, updated
+ * on publish, and refreshed by polling when several replicas share one storage.
+ */
+export class Catalog {
+  readonly #storage: StorageAdapter;
+  readonly #components = new Map<string, ComponentEntry>();
+
+  constructor(storage: StorageAdapter) {
+    this.#storage = storage;
+  }
+
+  /** Reads every version not yet indexed; safe to call repeatedly. */
+  async refresh(): Promise<void> {
+    for (const name of await this.#storage.listComponents()) {
+      for (const version of await this.#storage.listVersions(name)) {
+        if (!this.#components.get(name)?.byVersion.has(version)) await this.add(name, version);
+      }
+    }
+  }
+
+  /** Indexes one version from storage (after a publish). */
+  async add(name: string, version: string): Promise<ComponentVersion | undefined> {
+    if (!semver.valid(version)) return undefined;
+    const component = await ComponentVersion.read(this.#storage, name, version);
+    if (!component) return undefined;
+    let entry = this.#components.get(name);
+    if (!entry) {
+      entry = { versions: [], byVersion: new Map() };
+      this.#components.set(name, entry);
+    }
+    if (!entry.byVersion.has(version)) {
+      entry.byVersion.set(version, component);
+      entry.versions = semver.sort([...entry.versions, version]);
+    }
+    return entry.byVersion.get(version);
+  }
+
+  names(): string[] {
+    return [...this.#components.keys()].sort();
+  }
+
+  /** Published versions of a component, ascending; empty when unknown. */
+  versions(name: string): readonly string[] {
+    return this.#components.get(name)?.versions ?? [];
+  }
+
+  latest(name: string): ComponentVersion | undefined {
+    const entry = this.#components.get(name);
+    const version = entry && resolveVersion(entry.versions, '');
+    return version === undefined ? undefined : entry!.byVersion.get(version);
+  }
+
+  /** The version an expression names, or NOT_FOUND naming what is missing. */
+  resolve(name: string, expression: string): ComponentVersion {
+    const entry = this.#components.get(name);
+    if (!entry) throw new TesseraError('NOT_FOUND', `Component "${name}" is not published on this registry.`);
+    const version = resolveVersion(entry.versions, expression);
+    if (version === undefined) {
+      throw new TesseraError('NOT_FOUND', `Component "${name}" has no version matching "${expression}"; published versions: ${entry.versions.join(', ')}.`);
+    }
+    return entry.byVersion.get(version)!;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Every error a user can see: its code, HTTP status and a default sentence.
+ * The README lists the same codes; test/errors-are-documented.test.ts keeps the two equal.
+ */
+export const ERRORS = {
+  NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },
+  NOT_VALID_REQUEST: { status: 400, message: 'The request parameters are not valid.' },
+  POST_BODY_NOT_VALID: { status: 400, message: 'The request body is not valid.' },
+  TEMPLATE_NOT_SUPPORTED: { status: 400, message: 'This registry cannot render the template type.' },
+  PLUGIN_MISSING_FROM_REGISTRY: { status: 501, message: 'The component needs plugins this registry does not have.' },
+  DEPENDENCY_MISSING_FROM_REGISTRY: { status: 501, message: 'The component requires a module that is neither bundled nor provided.' },
+  GENERIC_ERROR: { status: 500, message: 'The component failed while running its server logic.' },
+  EXECUTION_TIMEOUT: { status: 504, message: 'The component passed its execution time limit.' },
+  MEMORY_LIMIT_EXCEEDED: { status: 500, message: 'The component passed its sandbox memory limit.' },
+  SANDBOX_CRASHED: { status: 500, message: 'The sandbox running the component stopped unexpectedly; retry the request.' },
+  RENDER_ERROR: { status: 500, message: 'The component template failed to render.' },
+  OVERLOADED: { status: 503, message: 'The registry is at capacity; retry later.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is over its size limit.' },
+  UNAUTHORIZED: { status: 401, message: 'A valid publish token is required.' },
+  FORBIDDEN: { status: 403, message: 'The token may not publish this component.' },
+  ALREADY_EXISTS: { status: 409, message: 'This component version is already published; versions are immutable.' },
+  PACKAGE_NOT_VALID: { status: 400, message: 'The component package is not valid.' },
+  DEPENDENCY_NOT_ALLOWED: { status: 422, message: "The component's dependencies break the registry's dependency policy." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface TesseraErrorOptions {
+  /** Overrides the table's status (GENERIC_ERROR carries the component's own status). */
+  status?: number;
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** A coded error: what the render pipeline, packager and routes throw and the front turns into a body. */
+export class TesseraError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message?: string, options: TesseraErrorOptions = {}) {
+    super(message ?? ERRORS[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TesseraError';
+    this.code = code;
+    this.status = options.status ?? ERRORS[code].status;
+    this.details = options.details;
+  }
+
+  /** The plain form that crosses thread boundaries and becomes an HTTP body. */
+  toJSON(): SerializedError {
+    return { code: this.code, status: this.status, message: this.message, details: this.details };
+  }
+
+  static from(serialized: SerializedError): TesseraError {
+    return new TesseraError(serialized.code, serialized.message, { status: serialized.status, details: serialized.details });
+  }
+}
+
+export interface SerializedError {
+  code: ErrorCode;
+  status: number;
+  message: string;
+  details?: Record<string, unknown> | undefined;
+}
+
+export function isTesseraError(value: unknown): value is TesseraError {
+  return value instanceof TesseraError;
+}

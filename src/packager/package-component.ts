@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { transform } from 'esbuild';
+import { TesseraError } from '../errors/errors';
+import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
+import { validateDescriptor } from '../descriptor/validate-descriptor';
+import { bundleServer } from './bundle-server';
+import { compileTemplate } from './compile-template';
+import { readServerDefinition } from './read-server-definition';
+
+export interface PackagedComponent {
+  descriptor: PackagedDescriptor;
+  /** Every file of the publishable package by its path inside it, `package.json` included. */
+  files: Map<string, Buffer>;
+}
+
+export const PACKAGE_FOLDER = '_package';
+export const ENV_FILE = '.env';
+
+/** Turns a component's source folder into its publishable package (in memory). */
+export async function packageComponent(componentDir: string): Promise<PackagedComponent> {
+  const source = await readDescriptor(componentDir);
+  const minify = source.oc.minify !== false;
+  const files = new Map<string, Buffer>();
+
+  const template = await compileTemplate(componentDir, source.oc.files.template.src, source.oc.files.template.type, minify);
+  files.set('template.js', Buffer.from(template.code));
+
+  const oc: PackagedDescriptor['oc'] = {
+    ...source.oc,
+    files: { template: { src: 'template.js', type: source.oc.files.template.type, hashKey: template.key }, static: source.oc.files.static ?? [] },
+    packaged: true,
+    date: Date.now(),
+  };
+
+  const entry = source.oc.files.data ?? (existsSync(path.join(componentDir, 'server.js')) ? 'server.js' : undefined);
+  if (entry !== undefined) {
+    if (!existsSync(path.join(componentDir, entry))) throw notValid(`The server entry "${entry}" named by oc.files.data does not exist.`);
+    const bundle = await bundleServer(componentDir, entry, minify);
+    const definition = await readServerDefinition(bundle.code);
+    files.set('server.js', Buffer.from(bundle.code));
+    oc.files.dataProvider = { src: 'server.js', type: 'node.js', hashKey: bundle.hash, size: bundle.size };
+    // Parameters declared in code complete (and win over) those of the descriptor.
+    if (Object.keys(definition.parameters).length > 0) oc.parameters = { ...source.oc.parameters, ...definition.parameters };
+    if (definition.actions.length > 0) oc.actions = definition.actions;
+  }
+
+  for (const folder of oc.files.static) {
+    const absolute = path.join(componentDir, folder);
+    if (!existsSync(absolute)) throw notValid(`The static folder "${folder}" does not exist.`);
+    for (const file of await listFiles(absolute)) {
+      const content = await readFile(path.join(absolute, file));
+      files.set(path.posix.join(folder, file.split(path.sep).join('/')), minify ? await minifyAsset(file, content) : content);
+    }
+  }
+
+  if (source.oc.files.env !== undefined) {
+    const envPath = path.join(componentDir, source.oc.files.env);
+    if (!existsSync(envPath)) throw notValid(`The env file "${source.oc.files.env}" does not exist.`);
+    files.set(ENV_FILE, await readFile(envPath));
+    oc.files.env = ENV_FILE;
+  }
+
+  const descriptor: PackagedDescriptor = { ...source, oc };
+  const checked = validateDescriptor(descriptor);
+  if (!checked.ok) throw new TesseraError('PACKAGE_NOT_VALID', 'The packaged descriptor is not valid.', { details: { problems: checked.problems } });
+  files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
+  return { descriptor, files };
+}
+
+/** Writes a package to `<componentDir>/_package`, replacing an older one. */
+export async function writePackage(componentDir: string, packaged: PackagedComponent): Promise<string> {
+  const target = path.join(componentDir, PACKAGE_FOLDER);
+  await rm(target, { recursive: true, force: true });
+  for (const [file, content] of packaged.files) {
+    await mkdir(path.dirname(path.join(target, file)), { recursive: true });
+    await writeFile(path.join(target, file), content);
+  }
+  return target;
+}
+
+async function readDescriptor(componentDir: string): Promise<SourceDescriptor> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path.join(componentDir, 'package.json'), 'utf8'));
+  } catch (error) {
+    throw notValid(`package.json cannot be read as JSON: ${(error as Error).message.replace(componentDir, '.')}`);
+  }
+  const checked = validateDescriptor(json);
+  if (!checked.ok) throw new TesseraError('PACKAGE_NOT_VALID', 'package.json is not a valid component descriptor.', { details: { problems: checked.problems } });
+  return checked.descriptor;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+async function minifyAsset(file: string, content: Buffer): Promise<Buffer> {
+  const loader = file.endsWith('.css') ? 'css' : file.endsWith('.js') ? 'js' : undefined;
+  if (!loader) return content;
+  return Buffer.from((await transform(content.toString('utf8'), { loader, minify: true, legalComments: 'none' })).code);
+}
+
+const notValid = (problem: string) => new TesseraError('PACKAGE_NOT_VALID', problem, { details: { problems: [problem] } });

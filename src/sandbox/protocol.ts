@@ -1,0 +1,42 @@
+/** What crosses between the front's thread and the sandbox workers (structured clone; no functions). */
+
+export interface SandboxLimits {
+  memoryMb: number;
+  timeoutMs: number;
+  /** Largest result (JSON characters) allowed to leave an isolate. */
+  maxResultChars: number;
+  /** Warm isolates a worker keeps before discarding the least recently used. */
+  maxWarmIsolates: number;
+}
+
+/** The code of one component version, sent to a worker only when it lacks the warm isolate. */
+export interface ComponentCode {
+  template: string;
+  templateKey: string;
+  server?: string;
+}
+
+export interface ExecutionTask {
+  /** Identifies the component version and its code: `name@version#serverHash`. */
+  key: string;
+  code?: ComponentCode;
+  /** JSON of the execution input (see workers/isolate-prelude.ts). */
+  input: string;
+  depth: number;
+}
+
+/** A worker's answer: the execution result JSON, or NEED_CODE when it must be sent the code. */
+export const NEED_CODE = '"need-code"';
+
+/** Messages from a worker to the front, on the bridge port each worker opens at start. */
+export interface BridgeRequest {
+  id: number;
+  op: 'render' | 'plugin';
+  payload: string;
+  depth: number;
+}
+
+export interface BridgeAnswer {
+  id: number;
+  answer: string;
+}

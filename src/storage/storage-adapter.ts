@@ -1,0 +1,16 @@
+/**
+ * Where published component versions live. A version is written whole: readers see all of its
+ * files or none of them, and a version that exists is never overwritten.
+ */
+export interface StorageAdapter {
+  /** Names of the components that have at least one version. */
+  listComponents(): Promise<string[]>;
+  listVersions(name: string): Promise<string[]>;
+  /** A file of a published version, or undefined when it does not exist. */
+  readFile(name: string, version: string, filePath: string): Promise<Buffer | undefined>;
+  /**
+   * Writes every file of a version at once. Rejects with `ALREADY_EXISTS` when the version exists,
+   * including when a concurrent writer finished first.
+   */
+  writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
+}

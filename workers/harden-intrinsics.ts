@@ -1,0 +1,74 @@
+/**
+ * Runs INSIDE each isolate after the prelude and before tenant code (injected with
+ * `Function.prototype.toString`, so it must stay self-contained).
+ *
+ * Freezes every built-in reachable from the global object, so a component cannot poison the
+ * built-ins that its later requests (or concurrent ones in the same isolate) rely on. Assigning a
+ * property that a frozen prototype defines (`err.name = …`, `obj.toString = …`, the "override
+ * mistake") keeps working on the instance, as in the SES lockdown.
+ */
+export function hardenIntrinsics(global: any): void {
+  'use strict';
+  const { getOwnPropertyNames, getOwnPropertySymbols, getOwnPropertyDescriptor, defineProperty, getPrototypeOf, freeze, isFrozen } = Object;
+  const ownKeys = (o: object) => [...getOwnPropertyNames(o), ...getOwnPropertySymbols(o)];
+
+  const tameOverrideMistake = (proto: any) => {
+    for (const key of ownKeys(proto)) {
+      const descriptor = getOwnPropertyDescriptor(proto, key)!;
+      if (!('value' in descriptor) || !descriptor.configurable) continue;
+      const value = descriptor.value;
+      defineProperty(proto, key, {
+        get() {
+          return value;
+        },
+        set(this: object, next: unknown) {
+          if (this === proto) throw new TypeError(`Cannot assign to read only property '${String(key)}' of a built-in prototype.`);
+          defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });
+        },
+        enumerable: descriptor.enumerable,
+        configurable: false,
+      });
+    }
+  };
+  const errorPrototypes = ['Error', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError']
+    .filter((name) => typeof global[name] === 'function')
+    .map((name) => global[name].prototype);
+  for (const proto of [Object.prototype, Function.prototype, ...errorPrototypes]) tameOverrideMistake(proto);
+
+  const seen = new Set<unknown>();
+  const deepFreeze = (root: unknown) => {
+    const stack = [root];
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) continue;
+      seen.add(value);
+      if (!isFrozen(value)) freeze(value);
+      stack.push(getPrototypeOf(value));
+      for (const key of ownKeys(value as object)) {
+        const descriptor = getOwnPropertyDescriptor(value, key);
+        if (!descriptor) continue;
+        stack.push(descriptor.value, descriptor.get, descriptor.set);
+      }
+    }
+  };
+
+  /* Intrinsics that no global names but tenant code can still reach. */
+  const hidden = [
+    getPrototypeOf(function* () {}),
+    getPrototypeOf(async function () {}),
+    getPrototypeOf(async function* () {}),
+    getPrototypeOf([][Symbol.iterator]()),
+    getPrototypeOf(''[Symbol.iterator]()),
+    getPrototypeOf(new Map()[Symbol.iterator]()),
+    getPrototypeOf(new Set()[Symbol.iterator]()),
+    getPrototypeOf(/x/[Symbol.matchAll](''))!,
+    getPrototypeOf(Uint8Array),
+  ];
+  for (const name of getOwnPropertyNames(global)) {
+    if (name.startsWith('__tessera') || global[name] === global) continue;
+    const descriptor = getOwnPropertyDescriptor(global, name)!;
+    if (descriptor.configurable) defineProperty(global, name, { value: global[name], writable: false, enumerable: descriptor.enumerable, configurable: false });
+    deepFreeze(global[name]);
+  }
+  for (const intrinsic of hidden) deepFreeze(intrinsic);
+}

@@ -1,0 +1,223 @@
+/**
+ * Code that runs INSIDE each isolate, before any tenant code. It is injected with
+ * `Function.prototype.toString`, so each function here must be self-contained: no imports and no
+ * references to anything outside its own body.
+ *
+ * It keeps in closures (out of the tenant's reach) the component's exports, its template and the
+ * one bridge to the host, and builds the `ctx` for every execution. Values cross the boundary as
+ * JSON strings only.
+ */
+
+/** Shape of the bridge reference as seen from inside the isolate (an isolated-vm Reference). */
+interface HostBridge {
+  apply(receiver: undefined, args: unknown[], options: object): Promise<string>;
+  applySyncPromise(receiver: undefined, args: unknown[], options?: object): string;
+}
+
+export function installPrelude(global: any, bridge: HostBridge, maxResultChars: number): void {
+  'use strict';
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const PromiseCtor = Promise;
+  const isArray = Array.isArray;
+  const keys = Object.keys;
+  const freeze = Object.freeze;
+  const HOP_BY_HOP = ['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-encoding'];
+  const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  const CRLF = /[\r\n]/;
+  const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
+
+  let exportsOfServer: any;
+  let view: ((model: unknown) => unknown) | undefined;
+
+  // Only errors made here carry their own code: a component cannot forge one by setting a property.
+  const codedErrors = new WeakSet<object>();
+  const coded = (code: string, message: string, details?: object) => {
+    const error: any = new ErrorCtor(message);
+    codedErrors.add(error);
+    error.__tesseraCode = code;
+    error.__tesseraDetails = details;
+    return error;
+  };
+
+  /** A failure as the JSON the host reads; codes set by this prelude survive, anything else gets `fallbackCode`. */
+  function fail(error: any, fallbackCode: string): string {
+    const code = codedErrors.has(error) ? error.__tesseraCode : fallbackCode;
+    const status = error && typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : undefined;
+    const message = error && typeof error.message === 'string' ? error.message : String(error);
+    return stringify({ ok: false, code, status, message, details: error && error.__tesseraDetails });
+  }
+
+  const moduleRequire = (name: string) => {
+    throw coded('DEPENDENCY_MISSING_FROM_REGISTRY', `Module "${String(name)}" is not bundled with the component and the registry does not provide it.`, {
+      missingDependencies: [String(name)],
+    });
+  };
+
+  // Called once by the script that wraps the server bundle; tenant top-level code runs here.
+  global.__tesseraDefineServer = (factory: (m: object, e: object, r: unknown) => void): string => {
+    delete global.__tesseraDefineServer;
+    const module: any = { exports: {} };
+    try {
+      factory(module, module.exports, moduleRequire);
+    } catch (error) {
+      return fail(error, 'GENERIC_ERROR');
+    }
+    exportsOfServer = module.exports;
+    return stringify({ ok: true });
+  };
+  global.__tesseraDefineTemplate = (components: Record<string, (model: unknown) => unknown>, key: string) => {
+    delete global.__tesseraDefineTemplate;
+    view = components[key];
+  };
+  global.console = freeze({ log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} });
+
+  const callHost = (execId: number, op: string, payload: unknown): Promise<unknown> =>
+    bridge
+      .apply(undefined, [execId, op, stringify(payload)], { arguments: { copy: true }, result: { promise: true, copy: true } })
+      .then((answer: string) => {
+        const parsed = parse(answer);
+        if (parsed.ok) return parsed.value;
+        throw new ErrorCtor(parsed.message);
+      });
+
+  const callHostSync = (execId: number, op: string, payload: unknown): unknown => {
+    const parsed = parse(bridge.applySyncPromise(undefined, [execId, op, stringify(payload)], { arguments: { copy: true } }));
+    if (parsed.ok) return parsed.value;
+    throw new ErrorCtor(parsed.message);
+  };
+
+  const withCallback = (promise: Promise<unknown>, callback: unknown) => {
+    if (typeof callback !== 'function') return promise;
+    promise.then((value) => callback(null, value), (error) => callback(error));
+    return undefined;
+  };
+
+  function definitionOf(exported: any) {
+    const server = exported && exported.server;
+    if (server && typeof server === 'object' && server.definition) return { modern: server.definition, legacy: undefined };
+    if (exported && typeof exported.data === 'function') return { modern: undefined, legacy: exported.data };
+    return undefined;
+  }
+
+  /** Read by the packager: the parameters and actions a modern entry declares. */
+  global.__tesseraDescribe = () => {
+    const definition = definitionOf(exportsOfServer);
+    if (!definition) return stringify({ kind: exportsOfServer === undefined ? 'static' : 'invalid' });
+    if (definition.legacy) return stringify({ kind: 'legacy' });
+    return stringify({ kind: 'modern', parameters: definition.modern.parameters, actions: keys(definition.modern.actions) });
+  };
+
+  global.__tesseraRun = async (inputJson: string, execId: number): Promise<string> => {
+    const input = parse(inputJson);
+    const headers: Record<string, string> = {};
+    const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
+    let empty = false;
+
+    const plugins: Record<string, (...args: unknown[]) => unknown> = {};
+    for (const name of input.plugins) plugins[name] = (...args: unknown[]) => callHostSync(execId, 'plugin', { name, args });
+
+    const renderOne = (name: unknown, options: any) => callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers });
+
+    const ctx: any = {
+      acceptLanguage: input.ctx.acceptLanguage,
+      baseUrl: input.ctx.baseUrl,
+      env: input.ctx.env,
+      params: input.params,
+      plugins: freeze(plugins),
+      requestHeaders: input.ctx.requestHeaders,
+      staticPath: input.ctx.staticPath,
+      templates: input.ctx.templates,
+      state: undefined,
+      action: input.action,
+      setEmptyResponse() {
+        empty = true;
+      },
+      setHeader(name: unknown, value: unknown) {
+        if (typeof name !== 'string' || typeof value !== 'string') throw new TypeErrorCtor('setHeader(name, value) takes two strings.');
+        if (!TOKEN.test(name) || HOP_BY_HOP.indexOf(name.toLowerCase()) !== -1) throw new TypeErrorCtor(`Header "${name}" cannot be set by a component.`);
+        if (CRLF.test(value)) throw new TypeErrorCtor(`The value of header "${name}" contains a line break.`);
+        headers[name.toLowerCase()] = value;
+      },
+      setCookie(name: unknown, value: unknown, options?: any) {
+        if (typeof name !== 'string' || !TOKEN.test(name)) throw new TypeErrorCtor('setCookie: the cookie name must be a non-empty token.');
+        if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new TypeErrorCtor('setCookie: the cookie value must be a string.');
+        const kept: Record<string, unknown> = {};
+        if (options && typeof options === 'object') {
+          for (const key of COOKIE_OPTIONS) if (options[key] !== undefined) kept[key] = key === 'expires' && options[key] instanceof Date ? options[key].toUTCString() : options[key];
+        }
+        cookies.push({ name, value: String(value), options: kept });
+      },
+      renderComponent(name: unknown, options?: unknown, callback?: unknown) {
+        if (typeof options === 'function') [options, callback] = [undefined, options];
+        return withCallback(renderOne(name, options), callback);
+      },
+      renderComponents(components: unknown, options?: any, callback?: unknown) {
+        if (typeof options === 'function') [options, callback] = [undefined, options];
+        if (!isArray(components)) return withCallback(PromiseCtor.reject(new TypeErrorCtor('renderComponents expects an array.')), callback);
+        const all = PromiseCtor.all(
+          components.map((c: any) =>
+            renderOne(c && c.name, {
+              version: c && c.version,
+              parameters: { ...(options && options.parameters), ...(c && c.parameters) },
+              headers: options && options.headers,
+            }).catch((error: unknown) => (error instanceof ErrorCtor ? error : new ErrorCtor(String(error)))),
+          ),
+        );
+        return withCallback(all, callback);
+      },
+    };
+
+    let model: unknown;
+    try {
+      const definition = definitionOf(exportsOfServer);
+      if (input.op === 'action') {
+        const fn = definition && definition.modern && definition.modern.actions[input.action];
+        if (typeof fn !== 'function') return stringify({ ok: false, code: 'NOT_FOUND', message: `The component has no action "${input.action}".` });
+        if (definition!.modern.middleware) ctx.state = await definition!.modern.middleware(input.params, ctx);
+        const data = await fn(input.params, ctx);
+        return finish({ data: data === undefined ? null : data });
+      }
+      if (!definition) {
+        model = exportsOfServer === undefined ? {} : undefined; // static component: the view gets an empty model
+      } else if (definition.modern) {
+        if (definition.modern.middleware) ctx.state = await definition.modern.middleware(input.params, ctx);
+        model = definition.modern.handler ? await definition.modern.handler(input.params, ctx) : undefined;
+      } else {
+        model = await new PromiseCtor((resolve, reject) => {
+          definition.legacy(ctx, (error: unknown, viewModel: unknown) => (error ? reject(error) : resolve(viewModel)));
+        });
+      }
+    } catch (error) {
+      return fail(error, 'GENERIC_ERROR');
+    }
+
+    if (empty) return finish({ empty: true });
+    if (model === undefined || model === null) return finish({ noModel: true });
+    if (input.mode === 'unrendered') return finish({ data: model });
+    let html: unknown;
+    try {
+      html = view!(model);
+    } catch (error) {
+      return fail(error, 'RENDER_ERROR');
+    }
+    if (typeof html !== 'string') return fail(new ErrorCtor('The template did not return a string.'), 'RENDER_ERROR');
+    return finish({ html });
+
+    function finish(outcome: object): string {
+      let json: string;
+      try {
+        json = stringify({ ok: true, ...outcome, headers, cookies });
+      } catch {
+        return stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
+      }
+      if (json === undefined) return stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
+      if (json.length > maxResultChars) {
+        return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: `The component's result is larger than the ${maxResultChars} characters allowed to leave the sandbox.` });
+      }
+      return json;
+    }
+  };
+}
