@@ -119,7 +119,10 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     const plugins: Record<string, (...args: unknown[]) => unknown> = {};
     for (const name of input.plugins) plugins[name] = (...args: unknown[]) => callHostSync(execId, 'plugin', { name, args });
 
-    const renderOne = (name: unknown, options: any) => callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers });
+    const renderOne = (name: unknown, options: any) =>
+      typeof name !== 'string'
+        ? PromiseCtor.reject(new TypeErrorCtor('renderComponent expects a component name.'))
+        : callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers, baseUrl: input.ctx.baseUrl });
 
     const ctx: any = {
       acceptLanguage: input.ctx.acceptLanguage,

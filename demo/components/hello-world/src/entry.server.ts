@@ -1,0 +1,7 @@
+import { Server } from 'oc-server';
+
+export const server = new Server()
+  .withParameters({
+    name: { type: 'string', default: 'World', description: 'Who to greet', example: 'Ada' },
+  })
+  .handler(async (params) => ({ name: String(params.name) }));

@@ -1,0 +1,1 @@
+export default () => '<div class="static-banner">Shared components, isolated tenants.</div>';

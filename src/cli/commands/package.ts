@@ -1,0 +1,20 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { packageComponent, writePackage } from '../../packager/package-component';
+import { CliError, type Command } from '../command';
+
+export const packageCommand: Command = {
+  summary: 'Package a component folder into <dir>/_package',
+  usage: `Usage: tessera package <dir>
+
+Validates the component's package.json, compiles its view, bundles its server logic with its
+dependencies and writes the publishable package to <dir>/_package.`,
+  async run(argv) {
+    const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+    if (positionals.length !== 1) throw new CliError('tessera package needs exactly one component folder, e.g. "tessera package ./my-component".');
+    const dir = path.resolve(positionals[0]!);
+    const packaged = await packageComponent(dir);
+    const target = await writePackage(dir, packaged);
+    process.stdout.write(`Packaged ${packaged.descriptor.name}@${packaged.descriptor.version} into ${path.relative(process.cwd(), target) || '.'}\n`);
+  },
+};

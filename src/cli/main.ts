@@ -1,0 +1,50 @@
+import { packageCommand } from './commands/package';
+import { startCommand } from './commands/start';
+import { CliError, type Command } from './command';
+
+const COMMANDS: Record<string, Command> = {
+  start: startCommand,
+  package: packageCommand,
+};
+
+const USAGE = `Usage: tessera <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(10)}${command.summary}`)
+  .join('\n')}
+
+Run "tessera <command> --help" for a command's options.`;
+
+/** Entry of the `tessera` binary. */
+export async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`Unknown command "${name}".\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return;
+  }
+  try {
+    await command.run(rest);
+  } catch (error) {
+    process.stderr.write(`${describeFailure(error)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof CliError) return `Error: ${error.message}`;
+  const coded = error as { code?: string; message?: string; details?: { problems?: string[]; dependencies?: string[] } };
+  const lines = [`Error${coded.code ? ` ${coded.code}` : ''}: ${coded.message ?? String(error)}`];
+  for (const problem of coded.details?.problems ?? []) lines.push(`  - ${problem}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,29 @@
+import type { FastifyReply } from 'fastify';
+import type { Cookie, RenderResult } from '../pipeline/render';
+
+/** Puts the headers and cookies that server logic set on the HTTP response. */
+export function applyComponentHeaders(reply: FastifyReply, result: Pick<RenderResult, 'headers' | 'cookies'>): void {
+  for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+  if (result.cookies.length > 0) reply.header('set-cookie', result.cookies.map(serializeCookie));
+}
+
+/** `Set-Cookie` value with Express's conventions (value URI-encoded, `maxAge` in milliseconds). */
+export function serializeCookie({ name, value, options }: Cookie): string {
+  let cookie = `${name}=${encodeURIComponent(value)}`;
+  if (typeof options['maxAge'] === 'number' && Number.isFinite(options['maxAge'])) {
+    const maxAge = options['maxAge'];
+    cookie += `; Max-Age=${Math.floor(maxAge / 1000)}; Expires=${new Date(Date.now() + maxAge).toUTCString()}`;
+  } else if (typeof options['expires'] === 'string' || typeof options['expires'] === 'number') {
+    const expires = new Date(options['expires']);
+    if (!Number.isNaN(expires.getTime())) cookie += `; Expires=${expires.toUTCString()}`;
+  }
+  if (typeof options['domain'] === 'string' && /^[A-Za-z0-9.-]+$/.test(options['domain'])) cookie += `; Domain=${options['domain']}`;
+  cookie += `; Path=${typeof options['path'] === 'string' && /^[\x21-\x3a\x3c-\x7e]*$/.test(options['path']) ? options['path'] : '/'}`;
+  if (options['httpOnly'] === true) cookie += '; HttpOnly';
+  if (options['secure'] === true) cookie += '; Secure';
+  const sameSite = options['sameSite'] === true ? 'Strict' : typeof options['sameSite'] === 'string' ? options['sameSite'].toLowerCase() : undefined;
+  if (sameSite === 'strict' || sameSite === 'Strict') cookie += '; SameSite=Strict';
+  else if (sameSite === 'lax') cookie += '; SameSite=Lax';
+  else if (sameSite === 'none') cookie += '; SameSite=None';
+  return cookie;
+}

@@ -1,0 +1,45 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { TesseraError } from '../errors/errors';
+import { errorReply } from './error-body';
+import type { RegistryServices } from './registry-services';
+import { registerComponentInfo } from './routes/component-info';
+import { registerGetComponent } from './routes/get-component';
+import { registerListComponents } from './routes/list-components';
+import { registerStaticFile } from './routes/static-file';
+
+/** The HTTP front: thin routes over the render pipeline, catalog and storage. */
+export function createApp(services: RegistryServices, options: { logger?: boolean } = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: services.config.limits.jsonBodyBytes,
+    // Component names are case-sensitive and a trailing slash names the same resource.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+  });
+
+  registerListComponents(app, services);
+  registerGetComponent(app, services);
+  registerComponentInfo(app, services);
+  registerStaticFile(app, services);
+
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');
+    return reply.code(status).send(body);
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const coded = fastifyErrorToCoded(error);
+    if (coded.code === 'GENERIC_ERROR') request.log.error(error);
+    const { status, body } = errorReply(coded, '', '', services.config.development);
+    return reply.code(status).send(body);
+  });
+  return app;
+}
+
+/** fastify's own failures (body parsing, size, schema validation) as coded errors. */
+function fastifyErrorToCoded(error: FastifyError): TesseraError {
+  if (error instanceof TesseraError) return error;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new TesseraError('PAYLOAD_TOO_LARGE', 'The request body is over its size limit.');
+  if (error.code?.startsWith('FST_ERR_CTP_') || error.validation) {
+    return new TesseraError('POST_BODY_NOT_VALID', `The request body is not valid: ${error.message}.`);
+  }
+  return new TesseraError('GENERIC_ERROR', 'The registry failed unexpectedly while answering.', { cause: error });
+}

@@ -1,0 +1,12 @@
+import type { Catalog } from '../catalog/catalog';
+import type { RegistryConfig } from '../config/config';
+import type { RenderPipeline } from '../pipeline/render';
+import type { StorageAdapter } from '../storage/storage-adapter';
+
+/** What the routes need; handed to each route module. */
+export interface RegistryServices {
+  config: RegistryConfig;
+  catalog: Catalog;
+  storage: StorageAdapter;
+  pipeline: RenderPipeline;
+}

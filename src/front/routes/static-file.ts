@@ -1,0 +1,29 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import mime from 'mime-types';
+import { TesseraError } from '../../errors/errors';
+import { errorReply } from '../error-body';
+import type { RegistryServices } from '../registry-services';
+
+/**
+ * `GET /:name/:version/static/*`: the compiled template and the files of the declared static
+ * folders, nothing else of the package. Paths with `..`, backslashes or NUL never reach storage.
+ */
+export function registerStaticFile(app: FastifyInstance, services: RegistryServices): void {
+  app.get('/:name/:version/static/*', async (request: FastifyRequest<{ Params: { name: string; version: string; '*': string } }>, reply: FastifyReply) => {
+    const { name, version } = request.params;
+    const filePath = request.params['*'];
+    try {
+      const component = services.catalog.resolve(name, version);
+      const segments = filePath.split('/');
+      const safe = filePath.length > 0 && !segments.some((s) => s === '..' || s === '.' || s === '') && !/[\\\0]/.test(filePath);
+      const declared = filePath === 'template.js' || component.descriptor.oc.files.static.some((folder) => filePath.startsWith(`${folder.replace(/\/+$/, '')}/`));
+      const content = safe && declared ? await services.storage.readFile(component.name, component.version, filePath) : undefined;
+      if (!content) throw new TesseraError('NOT_FOUND', `File "${filePath}" is not a static file of ${component.name}@${component.version}.`);
+      if (version === component.version) reply.header('cache-control', 'public, max-age=31536000, immutable');
+      return reply.type(mime.contentType(filePath.split('/').pop()!) || 'application/octet-stream').send(content);
+    } catch (error) {
+      const { status, body } = errorReply(error, name, version, services.config.development);
+      return reply.code(status).send(body);
+    }
+  });
+}

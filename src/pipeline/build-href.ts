@@ -1,0 +1,9 @@
+/** `href` of a component response (decisions §4): base URL, name, requested version, then the parameters. */
+export function buildHref(baseUrl: string, name: string, requestVersion: string, params: Record<string, unknown>): string {
+  let href = baseUrl + name + (requestVersion ? `/${requestVersion}` : '');
+  const query = Object.entries(params)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  if (query) href += `?${query}`;
+  return href;
+}

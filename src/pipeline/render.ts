@@ -1,0 +1,152 @@
+import type { Catalog } from '../catalog/catalog';
+import type { ComponentVersion } from '../catalog/component-version';
+import type { RegistryConfig } from '../config/config';
+import { TesseraError, type ErrorCode } from '../errors/errors';
+import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
+import { parseAcceptLanguage } from './accept-language';
+import { buildHref } from './build-href';
+import { wrapHtml } from './wrap-html';
+
+export type RenderMode = 'rendered' | 'unrendered' | 'info';
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export interface RenderRequest {
+  name: string;
+  /** Version expression as requested; '' for the latest. */
+  version: string;
+  parameters: Record<string, unknown>;
+  headers: RequestHeaders;
+  mode: RenderMode;
+  /** 0 for a request from outside; each nested render adds one. */
+  depth: number;
+  /** Public base URL ending with `/`. */
+  baseUrl: string;
+  omitHref?: boolean;
+  /** Set for `POST /~actions/:action/…`: runs that action instead of the handler. */
+  action?: string;
+  /** Template types an oc-client declares it can render (its `templates` header); others render on the server. */
+  clientTemplates?: string[];
+}
+
+export interface Cookie {
+  name: string;
+  value: string;
+  options: Record<string, unknown>;
+}
+
+export interface RenderResult {
+  body: Record<string, unknown>;
+  /** Headers and cookies the component's server logic set. */
+  headers: Record<string, string>;
+  cookies: Cookie[];
+}
+
+type SandboxAnswer =
+  | { ok: true; html?: string; data?: unknown; empty?: boolean; noModel?: boolean; headers: Record<string, string>; cookies: Cookie[] }
+  | { ok: false; code: ErrorCode; status?: number; message: string; details?: Record<string, unknown> };
+
+const TEMPLATES = SUPPORTED_TEMPLATE_TYPES.map((type) => ({ type, version: '1.0.0', externals: [] }));
+
+/**
+ * The one render function behind GET, batch items, actions and nested renders. Pure of HTTP:
+ * a request in, a response body (or a TesseraError) out.
+ */
+export class RenderPipeline {
+  readonly #catalog: Catalog;
+  readonly #pool: SandboxPool;
+  readonly #config: RegistryConfig;
+
+  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig) {
+    this.#catalog = catalog;
+    this.#pool = pool;
+    this.#config = config;
+  }
+
+  async render(request: RenderRequest): Promise<RenderResult> {
+    if (request.depth > this.#config.limits.nestingDepth) {
+      throw new TesseraError('GENERIC_ERROR', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`, {
+        status: 508,
+      });
+    }
+    const component = this.#catalog.resolve(request.name, request.version);
+    const base = { name: component.name, version: component.version, requestVersion: request.version };
+    if (request.mode === 'info') return { body: { type: 'oc-component', ...base, baseUrl: request.baseUrl }, headers: {}, cookies: [] };
+
+    if (!(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(component.templateType)) {
+      throw new TesseraError('TEMPLATE_NOT_SUPPORTED', `This registry cannot render template type "${component.templateType}".`);
+    }
+    this.#checkPlugins(component);
+    const params = component.validateParameters(request.parameters);
+    if (request.mode === 'unrendered' && request.clientTemplates && !request.clientTemplates.includes(component.templateType)) {
+      request = { ...request, mode: 'rendered' };
+    }
+    const answer = await this.#execute(component, request, params);
+    if (!answer.ok) throw componentError(component, answer);
+
+    const href = buildHref(request.baseUrl, component.name, request.version, params);
+    const head = request.omitHref ? base : { href, ...base };
+    const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
+    let body: Record<string, unknown>;
+    if (request.action !== undefined) {
+      body = { ...head, data: answer.data, type: 'oc-component', baseUrl: request.baseUrl };
+    } else if (request.mode === 'unrendered') {
+      const data = answer.empty ? { __oc_emptyResponse: true } : answer.noModel ? null : answer.data;
+      const template = { src: `${staticPath}template.js`, type: component.templateType, key: component.templateKey };
+      body = { ...head, data, template, type: 'oc-component', renderMode: 'unrendered', baseUrl: request.baseUrl };
+    } else {
+      const html = answer.empty
+        ? ''
+        : wrapHtml(answer.html ?? '', {
+            href,
+            templateKey: component.templateKey,
+            name: component.name,
+            version: component.version,
+            container: component.descriptor.oc.container === true,
+            renderInfo: component.descriptor.oc.renderInfo !== false,
+          });
+      body = { ...head, html, type: 'oc-component', renderMode: 'rendered', baseUrl: request.baseUrl };
+    }
+    return { body, headers: answer.headers, cookies: answer.cookies };
+  }
+
+  #checkPlugins(component: ComponentVersion): void {
+    const declared = component.descriptor.oc.plugins ?? [];
+    const missingPlugins = declared.filter((name) => !this.#config.plugins.some((plugin) => plugin.name === name));
+    if (missingPlugins.length > 0) {
+      throw new TesseraError('PLUGIN_MISSING_FROM_REGISTRY', `The registry lacks the plugins "${component.name}" needs: ${missingPlugins.join(', ')}.`, {
+        details: { missingPlugins },
+      });
+    }
+  }
+
+  async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>): Promise<SandboxAnswer> {
+    const headers = request.headers;
+    const input = JSON.stringify({
+      op: request.action === undefined ? 'render' : 'action',
+      action: request.action,
+      mode: request.mode,
+      params,
+      plugins: component.descriptor.oc.plugins ?? [],
+      ctx: {
+        acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
+        baseUrl: request.baseUrl,
+        env: { ...component.env, ...this.#config.env },
+        requestHeaders: headers,
+        staticPath: `${request.baseUrl}${component.name}/${component.version}/static/`,
+        templates: TEMPLATES,
+      },
+    });
+    return JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth)) as SandboxAnswer;
+  }
+}
+
+function componentError(component: ComponentVersion, answer: Extract<SandboxAnswer, { ok: false }>): TesseraError {
+  const message =
+    answer.code === 'GENERIC_ERROR' || answer.code === 'RENDER_ERROR'
+      ? `Component "${component.name}" failed: ${answer.message}`
+      : answer.message;
+  return new TesseraError(answer.code, message, { status: answer.code === 'GENERIC_ERROR' ? answer.status : undefined, details: answer.details });
+}
+
+const stringHeader = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined);

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+
+export interface WrapOptions {
+  href: string;
+  templateKey: string;
+  name: string;
+  version: string;
+  container: boolean;
+  renderInfo: boolean;
+}
+
+/**
+ * The rendered output (decisions §4): `<oc-component>` wrapper unless `oc.container` is true, and
+ * the render-info script unless `oc.renderInfo` is false.
+ */
+export function wrapHtml(html: string, options: WrapOptions): string {
+  const info = options.renderInfo
+    ? `<script>window.oc=window.oc||{};oc.renderedComponents=oc.renderedComponents||{};oc.renderedComponents[${jsString(options.name)}]=${jsString(options.version)};</script>`
+    : '';
+  if (options.container) return html + info;
+  return (
+    `<oc-component href="${escapeAttribute(options.href)}" data-hash="${options.templateKey}" id="${randomUUID()}" ` +
+    `data-name="${escapeAttribute(options.name)}" data-rendered="true" data-version="${escapeAttribute(options.version)}">${html}${info}</oc-component>`
+  );
+}
+
+const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** A JSON string literal that cannot close the surrounding script element. */
+const jsString = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c');

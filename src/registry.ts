@@ -1,0 +1,61 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Catalog } from './catalog/catalog';
+import type { RegistryConfig } from './config/config';
+import { createApp } from './front/create-app';
+import { createBridgeAnswerer } from './pipeline/bridge-calls';
+import { RenderPipeline } from './pipeline/render';
+import { SandboxPool } from './sandbox/sandbox-pool';
+import { FileSystemStorage } from './storage/fs-storage';
+import type { StorageAdapter } from './storage/storage-adapter';
+
+export interface Registry {
+  app: FastifyInstance;
+  catalog: Catalog;
+  storage: StorageAdapter;
+  pool: SandboxPool;
+  /** Listens on the configured port and host; answers the address. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
+export async function createRegistry(config: RegistryConfig, options: { logger?: boolean; storage?: StorageAdapter } = {}): Promise<Registry> {
+  const storage = options.storage ?? new FileSystemStorage(path.resolve(config.storagePath));
+  const catalog = new Catalog(storage);
+  await catalog.refresh();
+
+  const pool = new SandboxPool({
+    limits: {
+      memoryMb: config.limits.memoryMb,
+      timeoutMs: config.limits.executionTimeoutMs,
+      maxResultChars: config.limits.maxResultBytes,
+      maxWarmIsolates: config.limits.maxWarmIsolatesPerWorker,
+    },
+    workers: config.limits.workers,
+    maxQueue: config.limits.maxQueue,
+    concurrentPerWorker: config.limits.concurrentPerWorker,
+    bridge: (request) => bridge(request),
+  });
+  const pipeline = new RenderPipeline(catalog, pool, config);
+  const bridge = createBridgeAnswerer(pipeline, config.plugins);
+  const app = createApp({ config, catalog, storage, pipeline }, { logger: options.logger });
+
+  const poll =
+    config.pollIntervalSeconds > 0
+      ? setInterval(() => void catalog.refresh().catch((error: unknown) => app.log.error(error)), config.pollIntervalSeconds * 1000).unref()
+      : undefined;
+
+  return {
+    app,
+    catalog,
+    storage,
+    pool,
+    listen: () => app.listen({ port: config.port, host: config.host }),
+    async close() {
+      if (poll) clearInterval(poll);
+      await app.close();
+      await pool.close();
+    },
+  };
+}

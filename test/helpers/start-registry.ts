@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultConfig, type RegistryConfig } from '../../src/config/config';
+import { packageComponent } from '../../src/packager/package-component';
+import { createRegistry, type Registry } from '../../src/registry';
+import { FileSystemStorage } from '../../src/storage/fs-storage';
+
+/** The repository root (tests run from dist/test/…). */
+export const REPO_ROOT = path.join(__dirname, '..', '..', '..');
+export const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');
+export const DEMO = path.join(REPO_ROOT, 'demo', 'components');
+
+export const fixture = (name: string): string => path.join(FIXTURES, name);
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface StartedRegistry {
+  registry: Registry;
+  /** `http://127.0.0.1:<port>/` */
+  url: string;
+  storagePath: string;
+}
+
+/**
+ * Packages the given component folders into a fresh temporary storage and starts a real registry
+ * on a loopback port, closed when the test ends.
+ */
+export async function startRegistry(
+  t: Teardown,
+  componentDirs: string[],
+  configure: (config: RegistryConfig) => void = () => {},
+): Promise<StartedRegistry> {
+  const storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-test-'));
+  const storage = new FileSystemStorage(storagePath);
+  for (const dir of componentDirs) {
+    const packaged = await packageComponent(dir);
+    await storage.writeVersion(packaged.descriptor.name, packaged.descriptor.version, packaged.files);
+  }
+  const config = defaultConfig();
+  config.port = 0;
+  config.storagePath = storagePath;
+  config.pollIntervalSeconds = 0;
+  config.limits.workers = 2;
+  configure(config);
+  const registry = await createRegistry(config);
+  const address = await registry.listen();
+  t.teardown(async () => {
+    await registry.close();
+    await rm(storagePath, { recursive: true, force: true });
+  });
+  return { registry, url: `${address.replace('localhost', '127.0.0.1')}/`, storagePath };
+}
+
+/** GET/POST with fetch; answers status, headers and the parsed (or raw) body. */
+export async function request(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
