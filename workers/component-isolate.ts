@@ -33,7 +33,7 @@ export class ComponentIsolate {
       const context = await isolate.createContext();
       await context.evalClosure(
         `(${installPrelude.toString()})(globalThis, $0, ${limits.maxResultChars}); (${hardenIntrinsics.toString()})(globalThis);`,
-        [new ivm.Reference(bridge)],
+        [bridge],
         { arguments: { reference: true } },
       );
       const run = (await context.global.get('__tesseraRun', { reference: true })) as ivm.Reference;

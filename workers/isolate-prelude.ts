@@ -200,6 +200,12 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     if (empty) return finish({ empty: true });
     if (model === undefined || model === null) return finish({ noModel: true });
     if (input.mode === 'unrendered') return finish({ data: model });
+    // The view model must be JSON-serializable in rendered mode too (decisions §2), not only when it leaves as data.
+    try {
+      if (stringify(model) === undefined) throw new ErrorCtor('not serializable');
+    } catch {
+      return stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
+    }
     let html: unknown;
     try {
       html = view!(model);

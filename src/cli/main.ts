@@ -1,10 +1,16 @@
+import { devCommand } from './commands/dev';
+import { initCommand } from './commands/init';
 import { packageCommand } from './commands/package';
+import { publishCommand } from './commands/publish';
 import { startCommand } from './commands/start';
 import { CliError, type Command } from './command';
 
 const COMMANDS: Record<string, Command> = {
   start: startCommand,
+  init: initCommand,
   package: packageCommand,
+  publish: publishCommand,
+  dev: devCommand,
 };
 
 const USAGE = `Usage: tessera <command> [options]

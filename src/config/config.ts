@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { formatPricePlugin } from './format-price-plugin';
 
 /** A registry plugin: a host-side function that components declaring it in `oc.plugins` may call. */
 export interface RegistryPlugin {
@@ -6,6 +7,23 @@ export interface RegistryPlugin {
   description: string;
   /** Receives the arguments the component passed (copied) and may be async. */
   func: (...args: unknown[]) => unknown;
+}
+
+/** A publish token of one tenant: only its sha256 is configured, never the token itself. */
+export interface PublishToken {
+  tenant: string;
+  /** sha256 of the token, lowercase hex. */
+  sha256: string;
+  /** Component-name patterns the tenant may publish; `*` matches any run of characters (`checkout-*`). */
+  components: string[];
+}
+
+/** What component server code may depend on (decisions §7); Node built-ins and native modules are always refused. */
+export interface DependencyPolicy {
+  /** Packages refused (file-system and network libraries by default); `*` matches any run of characters (`@aws-sdk/*`). */
+  deny: string[];
+  /** Packages accepted even when `deny` names them or they carry a Node built-in's name (the npm `events` or `buffer` polyfills). */
+  allow: string[];
 }
 
 export interface RegistryConfig {
@@ -18,10 +36,13 @@ export interface RegistryConfig {
   /** Registry environment data handed to components as `ctx.env` (has at least `name`). */
   env: Record<string, string>;
   plugins: RegistryPlugin[];
+  /** Who may publish what; with none configured, publishing is refused. */
+  publishTokens: PublishToken[];
   /** Seconds between storage polls for versions published by other replicas; 0 disables polling. */
   pollIntervalSeconds: number;
   /** Development mode: error bodies may carry stack traces. */
   development: boolean;
+  dependencyPolicy: DependencyPolicy;
   limits: {
     executionTimeoutMs: number;
     memoryMb: number;
@@ -33,6 +54,8 @@ export interface RegistryConfig {
     workers: number;
     maxQueue: number;
     concurrentPerWorker: number;
+    /** Executions of one component (all its versions) running at once; more wait in that component's own queue. */
+    maxConcurrentPerComponent: number;
     maxWarmIsolatesPerWorker: number;
   };
 }
@@ -45,9 +68,14 @@ export function defaultConfig(): RegistryConfig {
     baseUrl: undefined,
     storagePath: './data',
     env: { name: 'local' },
-    plugins: [],
+    plugins: [formatPricePlugin],
+    publishTokens: [],
     pollIntervalSeconds: 5,
     development: false,
+    dependencyPolicy: {
+      deny: ['fs-extra', 'graceful-fs', 'mkdirp', 'rimraf', 'glob', 'chokidar', 'axios', 'node-fetch', 'got', 'request', 'superagent', 'needle', 'undici', 'ws'],
+      allow: [],
+    },
     limits: {
       executionTimeoutMs: 5000,
       memoryMb: 64,
@@ -59,6 +87,7 @@ export function defaultConfig(): RegistryConfig {
       workers: Math.max(2, os.availableParallelism()),
       maxQueue: 1000,
       concurrentPerWorker: 64,
+      maxConcurrentPerComponent: 32,
       maxWarmIsolatesPerWorker: 500,
     },
   };

@@ -2,9 +2,12 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { TesseraError } from '../errors/errors';
 import { errorReply } from './error-body';
 import type { RegistryServices } from './registry-services';
+import { registerAction } from './routes/action';
+import { registerBatch } from './routes/batch';
 import { registerComponentInfo } from './routes/component-info';
 import { registerGetComponent } from './routes/get-component';
 import { registerListComponents } from './routes/list-components';
+import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 
 /** The HTTP front: thin routes over the render pipeline, catalog and storage. */
@@ -20,6 +23,9 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerGetComponent(app, services);
   registerComponentInfo(app, services);
   registerStaticFile(app, services);
+  registerPublish(app, services);
+  registerBatch(app, services);
+  registerAction(app, services);
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');

@@ -142,10 +142,10 @@ export class RenderPipeline {
 }
 
 function componentError(component: ComponentVersion, answer: Extract<SandboxAnswer, { ok: false }>): TesseraError {
+  const prefix = `Component "${component.name}" failed: `;
+  // A component rethrowing its own nested failure (self-nesting) keeps one prefix, not one per level.
   const message =
-    answer.code === 'GENERIC_ERROR' || answer.code === 'RENDER_ERROR'
-      ? `Component "${component.name}" failed: ${answer.message}`
-      : answer.message;
+    (answer.code === 'GENERIC_ERROR' || answer.code === 'RENDER_ERROR') && !answer.message.startsWith(prefix) ? prefix + answer.message : answer.message;
   return new TesseraError(answer.code, message, { status: answer.code === 'GENERIC_ERROR' ? answer.status : undefined, details: answer.details });
 }
 

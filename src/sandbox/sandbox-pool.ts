@@ -2,16 +2,18 @@ import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { TesseraError } from '../errors/errors';
+import { AdmissionGate } from './admission-gate';
 import { NEED_CODE, type BridgeAnswer, type BridgeRequest, type ComponentCode, type ExecutionTask, type SandboxLimits } from './protocol';
 
 const WORKER_FILE = path.join(__dirname, '..', '..', 'workers', 'sandbox-worker.js');
+const UNBOUNDED_TASKS_PER_WORKER = 1_000_000;
 
 export interface SandboxPoolOptions {
   limits: SandboxLimits;
   workers: number;
-  /** Executions that may wait for a worker before the pool answers OVERLOADED. */
+  /** Executions from outside that may wait for a slot before the pool answers OVERLOADED. */
   maxQueue: number;
-  /** Executions one worker runs at once (they mostly wait on isolates and nested renders). */
+  /** Executions from outside one worker runs at once (they mostly wait on isolates and nested renders); nested renders come on top. */
   concurrentPerWorker: number;
   /** Answers nested renders and plugin calls made from inside isolates. */
   bridge: (request: BridgeRequest) => Promise<string>;
@@ -21,15 +23,18 @@ export interface SandboxPoolOptions {
 export class SandboxPool {
   readonly #piscina: Piscina;
   readonly #bridge: SandboxPoolOptions['bridge'];
+  readonly #gate: AdmissionGate;
 
   constructor(options: SandboxPoolOptions) {
     this.#bridge = options.bridge;
+    this.#gate = new AdmissionGate(options.workers * options.concurrentPerWorker, options.maxQueue);
     this.#piscina = new Piscina({
       filename: WORKER_FILE,
       minThreads: options.workers,
       maxThreads: options.workers,
       maxQueue: options.maxQueue,
-      concurrentTasksPerWorker: options.concurrentPerWorker,
+      // Admission is bounded by the gate, before piscina: a nested render must always get a worker at once.
+      concurrentTasksPerWorker: UNBOUNDED_TASKS_PER_WORKER,
       // Workers must keep their event loop running between tasks for bridge answers and timers.
       atomics: 'disabled',
       idleTimeout: Number.POSITIVE_INFINITY,
@@ -55,10 +60,15 @@ export class SandboxPool {
   /** Runs one execution and answers the isolate's result JSON. The code is sent only to workers that lack it. */
   async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number): Promise<string> {
     const task: ExecutionTask = { key, input, depth };
-    let answer = await this.#run(task);
-    if (answer === NEED_CODE) answer = await this.#run({ ...task, code: await loadCode() });
-    if (answer === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
-    return answer;
+    if (depth === 0) await this.#gate.enter();
+    try {
+      let answer = await this.#run(task);
+      if (answer === NEED_CODE) answer = await this.#run({ ...task, code: await loadCode() });
+      if (answer === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
+      return answer;
+    } finally {
+      if (depth === 0) this.#gate.leave();
+    }
   }
 
   async #run(task: ExecutionTask): Promise<string> {
@@ -72,7 +82,7 @@ export class SandboxPool {
   }
 
   get queueSize(): number {
-    return this.#piscina.queueSize;
+    return this.#gate.queued + this.#piscina.queueSize;
   }
 
   get threads(): number {

@@ -1,0 +1,1 @@
+export default (model) => `<section class="bench-nested-parent">${model.greeting}${model.badge}</section>`;

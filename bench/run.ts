@@ -1,0 +1,97 @@
+/**
+ * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
+ * and records them in bench/README.md.
+ *
+ *   npm run bench -- [--scenarios render,batch-5,nested,limits,memory] [--duration 10] [--warmup 3]
+ *                    [--connections 50] [--remark "text recorded with the results"] [--print-only]
+ */
+import { parseArgs } from 'node:util';
+import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
+import { describeMachine, formatMethod, formatReport } from './format-report';
+import { recordResults } from './record-results';
+import { REGISTRY_SERVER, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
+import { batchScenario } from './scenarios/batch';
+import { limitsScenario } from './scenarios/limits';
+import { memoryScenario } from './scenarios/memory';
+import { nestedScenario } from './scenarios/nested';
+import { renderScenario } from './scenarios/render';
+import { startServerProcess, type ServerProcess } from './server-process';
+
+const SCENARIOS: Scenario[] = [renderScenario, batchScenario, nestedScenario, limitsScenario, memoryScenario];
+/** The components the render, batch, nested and limits scenarios request. */
+const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'];
+const BENCH_COMPONENTS_USED = ['bench-nested-parent', 'bench-nested-badge'];
+
+function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark?: string; record: boolean } {
+  const { values } = parseArgs({
+    options: {
+      scenarios: { type: 'string', default: SCENARIOS.map((s) => s.name).join(',') },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '50' },
+      remark: { type: 'string' },
+      'print-only': { type: 'boolean', default: false },
+    },
+  });
+  const names = values.scenarios.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !SCENARIOS.some((s) => s.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown scenarios: ${unknown.join(', ')}. Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  return {
+    settings: { durationSeconds: Number(values.duration), warmupSeconds: Number(values.warmup), connections: Number(values.connections) },
+    scenarios: SCENARIOS.filter((s) => names.includes(s.name)),
+    remark: values.remark,
+    record: !values['print-only'],
+  };
+}
+
+async function main(): Promise<void> {
+  const { settings, scenarios, remark, record } = readOptions();
+  const machine = describeMachine();
+  console.log(`Tessera benchmarks: ${scenarios.map((s) => s.name).join(', ')}\n\nMethod\n${formatMethod(machine, settings, [])}\n`);
+
+  const storage = await temporaryFolder('storage');
+  let shared: Promise<ServerProcess> | undefined;
+  const stopShared = async () => {
+    const started = shared;
+    shared = undefined;
+    if (started) await (await started).stop();
+  };
+  try {
+    await packageInto(storage.path, [...DEMOS_USED.map(demoComponent), ...BENCH_COMPONENTS_USED.map(benchComponent)]);
+    const env: BenchEnvironment = {
+      settings,
+      storagePath: storage.path,
+      sharedRegistry: () => (shared ??= startServerProcess(REGISTRY_SERVER, { storagePath: storage.path })),
+    };
+    const reports: ScenarioReport[] = [];
+    for (const scenario of scenarios) {
+      if (!scenario.usesSharedRegistry) await stopShared();
+      console.log(`running ${scenario.name}…`);
+      const report = await scenario.run(env).catch((error: unknown): ScenarioReport => {
+        // One broken scenario is reported in its row; the others still run and are recorded.
+        console.error(error);
+        process.exitCode = 1;
+        const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+        return { rows: [{ scenario: scenario.name, skipped: `failed: ${message}` }], notes: [] };
+      });
+      for (const row of report.rows) console.log(`  ${row.scenario}: ${row.skipped ? `skipped (${row.skipped})` : `${Math.round(row.result!.requestsPerSecond)} req/s`}`);
+      reports.push(report);
+    }
+    await stopShared();
+
+    const section = formatReport(machine, settings, reports, remark);
+    console.log(`\n${section}`);
+    if (record) {
+      await recordResults(section);
+      console.log('Recorded in bench/README.md.');
+    }
+  } finally {
+    await stopShared();
+    await storage.remove();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { warmThenMeasure, type LoadResult } from './load';
+import { startServerProcess, type ServerProcess } from './server-process';
+
+export interface BenchSettings {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+/** What a scenario measures with, besides its settings. */
+export interface BenchEnvironment {
+  settings: BenchSettings;
+  /** Storage holding the demo components and the bench components. */
+  storagePath: string;
+  /** A registry with default limits over `storagePath`, shared by the scenarios that need it. */
+  sharedRegistry(): Promise<ServerProcess>;
+}
+
+/** One line of the throughput table. */
+export interface ThroughputRow {
+  scenario: string;
+  result?: LoadResult;
+  /** What the ratio is taken against, measured in the same run. */
+  reference?: { label: string; result: LoadResult };
+  target?: number;
+  /** Why the scenario did not run. */
+  skipped?: string;
+}
+
+export interface MemoryReport {
+  versions: number;
+  workers: number;
+  rssBeforeBytes: number;
+  rssAfterFirstPassBytes: number;
+  rssAfterBytes: number;
+}
+
+export interface ScenarioReport {
+  rows: ThroughputRow[];
+  memory?: MemoryReport;
+  /** Method details specific to this scenario. */
+  notes: string[];
+}
+
+export interface Scenario {
+  name: string;
+  /** Whether it measures the shared registry (the runner starts and stops that one around such scenarios). */
+  usesSharedRegistry: boolean;
+  run(env: BenchEnvironment): Promise<ScenarioReport>;
+}
+
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  /** Path and query, without the leading slash. */
+  path: string;
+  body?: string;
+}
+
+export const REGISTRY_SERVER = path.join(__dirname, 'servers', 'registry-server.js');
+const BASELINE_SERVER = path.join(__dirname, 'servers', 'baseline-server.js');
+
+/** Sends one request and answers its status and text. */
+export async function probe(baseUrl: string, request: BenchRequest): Promise<{ status: number; text: string }> {
+  const response = await fetch(baseUrl + request.path, {
+    method: request.method,
+    headers: request.body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: request.body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+/** Why a probe's answer is not the expected 200, in a few words; undefined when it is. */
+export function probeProblem(request: BenchRequest, answer: { status: number; text: string }): string | undefined {
+  if (answer.status === 200) return undefined;
+  let code = '';
+  try {
+    code = ` ${(JSON.parse(answer.text) as { code?: string }).code ?? ''}`;
+  } catch {
+    // not a JSON error body: the status says enough
+  }
+  return `${request.method} /${request.path.split('?')[0]} answered ${answer.status}${code.trimEnd()}`;
+}
+
+export const load = (settings: BenchSettings, baseUrl: string, request: BenchRequest) =>
+  warmThenMeasure(
+    { url: baseUrl + request.path, connections: settings.connections, durationSeconds: settings.durationSeconds, method: request.method, body: request.body },
+    settings.warmupSeconds,
+  );
+
+/**
+ * Measures `request` on the registry, then a plain fastify server answering a body of the same
+ * size on the same route shape, one after the other; `registryBody` is the registry's answer.
+ */
+export async function compareWithBaseline(
+  settings: BenchSettings,
+  scenario: string,
+  registryUrl: string,
+  request: BenchRequest,
+  registryBody: string,
+  target?: number,
+): Promise<ThroughputRow> {
+  const result = await load(settings, registryUrl, request);
+  const baseline = await startServerProcess(BASELINE_SERVER, { body: registryBody });
+  try {
+    const answer = await probe(baseline.url, request);
+    if (Buffer.byteLength(answer.text) !== Buffer.byteLength(registryBody)) throw new Error('The baseline answered a body of another size.');
+    const reference = await load(settings, baseline.url, request);
+    return { scenario, result, reference: { label: `plain fastify, ${Buffer.byteLength(registryBody)}-byte body`, result: reference }, target };
+  } finally {
+    await baseline.stop();
+  }
+}

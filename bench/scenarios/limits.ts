@@ -1,0 +1,58 @@
+import { defaultConfig, type RegistryConfig } from '../../src/config/config';
+import { load, probe, probeProblem, REGISTRY_SERVER, type BenchRequest, type BenchSettings, type Scenario } from '../scenario';
+import { startServerProcess } from '../server-process';
+
+type Limits = RegistryConfig['limits'];
+
+const REQUEST: BenchRequest = { method: 'GET', path: 'hello-world?name=Ada' };
+
+/** The pool's shape, kept as it is in both runs: these size the pipeline rather than limit it. */
+const POOL_SHAPE = new Set<string>(['workers', 'concurrentPerWorker', 'maxWarmIsolatesPerWorker']);
+/** Lifted values where multiplying the default would not make sense. */
+const LIFTED: Partial<Limits> = { executionTimeoutMs: 3_600_000, memoryMb: 1024 };
+const LIFT_FACTOR = 1000;
+
+/** Every limit of the configuration lifted far away (including those added later), the pool shape kept. */
+function liftedLimits(): Partial<Limits> {
+  const lifted: Record<string, number> = {};
+  for (const [key, value] of Object.entries(defaultConfig().limits)) {
+    if (POOL_SHAPE.has(key) || typeof value !== 'number') continue;
+    lifted[key] = (LIFTED as Record<string, number>)[key] ?? value * LIFT_FACTOR;
+  }
+  return lifted;
+}
+
+async function measureWith(settings: BenchSettings, storagePath: string, limits: Partial<Limits>) {
+  const registry = await startServerProcess(REGISTRY_SERVER, { storagePath, limits });
+  try {
+    const problem = probeProblem(REQUEST, await probe(registry.url, REQUEST));
+    if (problem) throw new Error(problem);
+    return await load(settings, registry.url, REQUEST);
+  } finally {
+    await registry.stop();
+  }
+}
+
+/** The cost of isolation limits: the same rendered GET with the default limits, then with every limit lifted. */
+export const limitsScenario: Scenario = {
+  name: 'limits',
+  usesSharedRegistry: false,
+  async run(env) {
+    const lifted = liftedLimits();
+    const defaults = defaultConfig().limits as unknown as Record<string, number>;
+    const notes = [
+      `limits: \`GET /hello-world?name=Ada\` on a registry with the default limits, then on a fresh one with every limit lifted (${Object.entries(lifted)
+        .map(([key, value]) => `${key} ${defaults[key]} → ${value}`)
+        .join(', ')}); pool shape unchanged.`,
+    ];
+    const limitsOn = await measureWith(env.settings, env.storagePath, {});
+    const limitsOff = await measureWith(env.settings, env.storagePath, lifted);
+    return {
+      rows: [
+        { scenario: 'limits on (defaults)', result: limitsOn, reference: { label: 'limits off (best case)', result: limitsOff } },
+        { scenario: 'limits off (best case)', result: limitsOff },
+      ],
+      notes,
+    };
+  },
+};

@@ -1,0 +1,27 @@
+/** Child-process entry: a registry over an already filled storage, with optional limit overrides. */
+import { defaultConfig, type RegistryConfig } from '../../src/config/config';
+import { createRegistry } from '../../src/registry';
+import { serveUntilStopped } from '../server-process';
+
+export interface RegistryServerOptions {
+  storagePath: string;
+  limits?: Partial<RegistryConfig['limits']>;
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.argv[2]!) as RegistryServerOptions;
+  const config = defaultConfig();
+  config.port = 0;
+  config.host = '127.0.0.1';
+  config.storagePath = options.storagePath;
+  config.pollIntervalSeconds = 0;
+  Object.assign(config.limits, options.limits);
+  const registry = await createRegistry(config);
+  const address = await registry.listen();
+  serveUntilStopped({ type: 'ready', url: `${address.replace('localhost', '127.0.0.1')}/`, workers: registry.pool.threads }, () => registry.close());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultConfig } from '../../config/config';
+import { createRegistry } from '../../registry';
+import { CliError, type Command } from '../command';
+import { DevBuilds, type DevBuild } from '../dev/dev-builds';
+import { registerPreview } from '../dev/preview-route';
+import { watchFolder } from '../dev/watch-folder';
+import { portOption } from '../port-option';
+
+export const devCommand: Command = {
+  summary: 'Serve component folders on a local registry, rebuilding them as they change',
+  usage: `Usage: tessera dev <dir…> [--port <port>]
+
+Starts a development registry on 127.0.0.1 serving the given component folders. Each change to a
+folder rebuilds its component, served at once as a new build (<version>-dev.<n>): ask without a
+version to get the newest. Error bodies carry stack traces. A preview page per component is at
+/~preview/<name>, with a form for its parameters; it reloads when a new build is served.
+  --port <port>   the port to listen on (default 3030; 0 picks a free one)`,
+  async run(argv) {
+    const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string', default: '3030' } } });
+    if (positionals.length === 0) throw new CliError('tessera dev needs at least one component folder, e.g. "tessera dev ./my-component".');
+    const dirs = positionals.map((dir) => path.resolve(dir));
+    for (const dir of dirs) {
+      if (!existsSync(path.join(dir, 'package.json'))) throw new CliError(`${dir} has no package.json; create a component with "tessera init <name>".`);
+    }
+
+    const config = defaultConfig();
+    config.port = portOption(values.port);
+    config.host = '127.0.0.1';
+    config.development = true;
+    config.pollIntervalSeconds = 0;
+    config.storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-dev-'));
+    const registry = await createRegistry(config);
+    registerPreview(registry.app, registry.catalog);
+    const builds = new DevBuilds(registry.storage, registry.catalog);
+
+    const report = (dir: string, build: Promise<DevBuild>): Promise<void> =>
+      build.then(
+        (done) => void process.stdout.write(`Built ${done.name}@${done.version} as ${done.servedAs} (${done.milliseconds} ms)\n`),
+        (error: unknown) => void process.stderr.write(`${path.relative(process.cwd(), dir) || '.'}: the build failed; the last good build, if any, is served.\n${buildFailure(error)}\n`),
+      );
+    const stops: Array<() => void> = [];
+    for (const dir of dirs) {
+      await report(dir, builds.build(dir));
+      stops.push(watchFolder(dir, serially(() => report(dir, builds.build(dir)))));
+    }
+
+    const address = await registry.listen();
+    const base = `${address.replace('localhost', '127.0.0.1')}/`;
+    process.stdout.write(`Tessera dev registry on ${base}\n`);
+    for (const name of registry.catalog.names()) process.stdout.write(`  preview ${name}: ${base}~preview/${name}\n`);
+    process.stdout.write(`Watching ${dirs.length} folder${dirs.length === 1 ? '' : 's'} for changes; Ctrl-C stops.\n`);
+
+    const stop = () => {
+      for (const stopWatching of stops) stopWatching();
+      void registry
+        .close()
+        .then(() => rm(config.storagePath, { recursive: true, force: true }))
+        .then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  },
+};
+
+/** Runs `task` on each call, one run at a time; calls during a run cause exactly one more run after it. */
+function serially(task: () => Promise<void>): () => void {
+  let running = false;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void task().finally(() => {
+      running = false;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  return run;
+}
+
+/** A failed build as its message and, for coded errors, each problem on its own line. */
+function buildFailure(error: unknown): string {
+  const coded = error as { code?: string; message?: string; details?: { problems?: unknown[] } };
+  const lines = [`Error${coded.code ? ` ${coded.code}` : ''}: ${coded.message ?? String(error)}`];
+  for (const problem of coded.details?.problems ?? []) lines.push(`  - ${String(problem)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,35 @@
+import Ajv from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+
+/** `POST /` body (decisions §5). Extra fields are tolerated: OC's clients send some. */
+export const BATCH_BODY_SCHEMA = {
+  type: 'object',
+  required: ['components'],
+  properties: {
+    components: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          version: { type: 'string' },
+          parameters: { type: 'object' },
+        },
+      },
+    },
+    parameters: { type: 'object' },
+    omitHref: { type: 'boolean' },
+  },
+} as const;
+
+export interface BatchBody {
+  components: Array<{ name: string; version?: string; parameters?: Record<string, unknown> }>;
+  parameters?: Record<string, unknown>;
+  omitHref?: boolean;
+}
+
+// fastify's default validator coerces types (a number name would become a string); a batch is taken as sent.
+const ajv = new Ajv({ strict: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
+
+export const strictBatchValidator: FastifySchemaCompiler<unknown> = ({ schema }) => ajv.compile(schema as object);

@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TesseraError } from '../../errors/errors';
+import { applyComponentHeaders } from '../apply-component-headers';
+import { errorReply } from '../error-body';
+import { baseUrlOf } from '../negotiate';
+import type { RegistryServices } from '../registry-services';
+
+interface ActionParams {
+  action: string;
+  name: string;
+  version?: string;
+}
+
+/**
+ * `POST /~actions/:action/:name[/:version]` (decisions §6): runs the named action with the JSON
+ * body as its parameters (validated like a GET's query) after the component's middleware, and
+ * answers `{…, data: <result>}`. An action the component does not register is NOT_FOUND.
+ */
+export function registerAction(app: FastifyInstance, services: RegistryServices): void {
+  const handler = async (request: FastifyRequest<{ Params: ActionParams }>, reply: FastifyReply) => {
+    const { action, name } = request.params;
+    const version = request.params.version ?? '';
+    try {
+      const result = await services.pipeline.render({
+        name,
+        version,
+        parameters: parametersOf(request.body),
+        headers: request.headers,
+        mode: 'rendered',
+        depth: 0,
+        baseUrl: baseUrlOf(request, services.config),
+        action,
+      });
+      applyComponentHeaders(reply, result);
+      return reply.code(200).send(result.body);
+    } catch (error) {
+      const { status, body } = errorReply(error, name, version, services.config.development);
+      return reply.code(status).send(body);
+    }
+  };
+  app.post('/~actions/:action/:name', handler);
+  app.post('/~actions/:action/:name/:version', handler);
+}
+
+/** The body is the parameters object; no body at all means no parameters. */
+function parametersOf(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new TesseraError('POST_BODY_NOT_VALID', 'The action body must be a JSON object of parameters.');
+  }
+  return body as Record<string, unknown>;
+}

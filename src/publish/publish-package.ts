@@ -1,0 +1,55 @@
+import semver from 'semver';
+import type { Catalog } from '../catalog/catalog';
+import type { RegistryConfig } from '../config/config';
+import { PATTERNS } from '../descriptor/descriptor-schema';
+import { TesseraError } from '../errors/errors';
+import type { StorageAdapter } from '../storage/storage-adapter';
+import { checkPublishedDependencies } from './check-published-dependencies';
+import { unpackPackage } from './unpack-package';
+import { verifyPackage } from './verify-package';
+
+const NAME = new RegExp(PATTERNS.name.source, 'u');
+
+export interface PublishServices {
+  config: RegistryConfig;
+  catalog: Catalog;
+  storage: StorageAdapter;
+}
+
+export interface PublishRequest {
+  name: string;
+  version: string;
+  /** The packed component: a gzip tarball of the `_package` folder (or of its content). */
+  tarball: Buffer;
+  /** The tenant whose token authorized the publish. */
+  tenant: string;
+  /** Validate only; store nothing. */
+  dryRun: boolean;
+}
+
+/**
+ * Unpacks, verifies and stores one component version, then indexes it so this replica serves it at
+ * once. Every check runs before anything is written, and storage writes a version whole, so a
+ * refused or interrupted publish leaves nothing behind.
+ */
+export async function publishPackage(services: PublishServices, request: PublishRequest): Promise<void> {
+  const { name, version } = request;
+  await assertNotPublished(services, name, version);
+  const files = await unpackPackage(request.tarball, services.config.limits.publishBytes);
+  const descriptor = verifyPackage(files, name, version);
+  checkPublishedDependencies(descriptor, files, services.config);
+  if (request.dryRun) return;
+
+  descriptor.oc.publisher = { tenant: request.tenant, date: Date.now() };
+  files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
+  await services.storage.writeVersion(name, version, files);
+  await services.catalog.add(name, version);
+}
+
+/** ALREADY_EXISTS when this replica, or storage shared with others, has the version. */
+export async function assertNotPublished(services: PublishServices, name: string, version: string): Promise<void> {
+  // A name or version that could not be stored is left to verifyPackage; storage never sees it.
+  if (!NAME.test(name) || semver.valid(version) !== version) return;
+  const known = services.catalog.versions(name).includes(version) || (await services.storage.listVersions(name)).includes(version);
+  if (known) throw new TesseraError('ALREADY_EXISTS', `${name}@${version} is already published; versions are immutable.`);
+}

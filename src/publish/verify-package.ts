@@ -1,0 +1,76 @@
+import semver from 'semver';
+import type { PackagedDescriptor } from '../descriptor/descriptor-types';
+import { validateDescriptor } from '../descriptor/validate-descriptor';
+import { TesseraError } from '../errors/errors';
+import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
+import { contentHash } from '../packager/hash';
+import { templateKeyProblem } from './template-key';
+
+/**
+ * Checks an unpacked package against the URL it was published to: the descriptor is a valid
+ * packaged descriptor naming that component and version, every file it announces is there, and
+ * the hashes and sizes it records are those of the files. Throws PACKAGE_NOT_VALID listing every
+ * problem at once; answers the descriptor when there is none.
+ */
+export function verifyPackage(files: ReadonlyMap<string, Buffer>, name: string, version: string): PackagedDescriptor {
+  const problems: string[] = [];
+  if (semver.valid(version) !== version) problems.push(`the URL version "${version}" is not a semantic version (major.minor.patch)`);
+
+  const raw = files.get('package.json');
+  let json: unknown;
+  if (!raw) {
+    problems.push('package.json is missing');
+  } else {
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+    } catch (error) {
+      problems.push(`package.json is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  if (json !== undefined) {
+    const checked = validateDescriptor(json);
+    if (!checked.ok) problems.push(...checked.problems);
+    problems.push(...descriptorFileProblems(json as PackagedDescriptor, files, name, version));
+  }
+  if (problems.length > 0) {
+    throw new TesseraError('PACKAGE_NOT_VALID', `The package of ${name}@${version} is not valid.`, { details: { problems } });
+  }
+  return json as PackagedDescriptor;
+}
+
+/** What the descriptor says against the URL and the files. Tolerates a malformed descriptor (the schema already said why). */
+function descriptorFileProblems(descriptor: PackagedDescriptor, files: ReadonlyMap<string, Buffer>, name: string, version: string): string[] {
+  const problems: string[] = [];
+  if (typeof descriptor !== 'object' || descriptor === null) return problems;
+  if (typeof descriptor.name === 'string' && descriptor.name !== name) problems.push(`/name "${descriptor.name}" is not the URL name "${name}"`);
+  if (typeof descriptor.version === 'string' && descriptor.version !== version) {
+    problems.push(`/version "${descriptor.version}" is not the URL version "${version}"`);
+  }
+  const oc = descriptor.oc as Partial<PackagedDescriptor['oc']> | undefined;
+  if (typeof oc !== 'object' || oc === null) return problems;
+  if (oc.packaged !== true) problems.push('/oc/packaged must be true: publish the output of "tessera package", not the source folder');
+
+  const template = oc.files?.template;
+  if (typeof template?.type === 'string' && !(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(template.type)) {
+    problems.push(`/oc/files/template/type "${template.type}" is not a template type this registry renders (${SUPPORTED_TEMPLATE_TYPES.join(', ')})`);
+  }
+  const templateFile = files.get('template.js');
+  if (!templateFile) problems.push('template.js is missing');
+  else if (typeof template?.hashKey === 'string') problems.push(...optional(templateKeyProblem(templateFile, template.hashKey)));
+
+  const provider = oc.files?.dataProvider;
+  if (typeof provider === 'object' && provider !== null) {
+    const server = files.get('server.js');
+    if (!server) {
+      problems.push('server.js is missing (named by /oc/files/dataProvider)');
+    } else {
+      if (server.length !== provider.size) problems.push(`server.js is ${server.length} bytes, not /oc/files/dataProvider/size ${String(provider.size)}`);
+      const hash = contentHash(server);
+      if (hash !== provider.hashKey) problems.push(`server.js has sha1 ${hash}, not /oc/files/dataProvider/hashKey "${String(provider.hashKey)}"`);
+    }
+  }
+  if (typeof oc.files?.env === 'string' && !files.has(oc.files.env)) problems.push(`${oc.files.env} is missing (named by /oc/files/env)`);
+  return problems;
+}
+
+const optional = (problem: string | undefined): string[] => (problem === undefined ? [] : [problem]);

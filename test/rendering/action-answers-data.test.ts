@@ -1,0 +1,36 @@
+import t from 'tap';
+import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { postJson } from './post-json';
+
+const AUTH = { authorization: 'Bearer letmein' };
+
+t.test("POST /~actions/:action/:name answers the action's result as data", async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { status, body } = await postJson(`${url}~actions/double/rendering-actions`, { amount: 21 }, AUTH);
+  t.equal(status, 200);
+  t.same(body, {
+    href: `${url}rendering-actions?amount=21&currency=EUR`,
+    name: 'rendering-actions',
+    version: '1.0.0',
+    requestVersion: '',
+    data: { doubled: 42, currency: 'EUR', user: 'ada' },
+    type: 'oc-component',
+    baseUrl: url,
+  });
+});
+
+t.test('POST /~actions/:action/:name/:version resolves the version; string parameters are coerced like a query', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { status, body } = await postJson(`${url}~actions/double/rendering-actions/1.x`, { amount: '2.5', currency: 'USD' }, AUTH);
+  t.equal(status, 200);
+  t.equal(body.requestVersion, '1.x');
+  t.equal(body.version, '1.0.0');
+  t.same(body.data, { doubled: 5, currency: 'USD', user: 'ada' });
+});
+
+t.test('an action returning nothing answers data: null; no body means no parameters', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { status, body } = await request(`${url}~actions/nothing/rendering-actions`, { method: 'POST', headers: AUTH });
+  t.equal(status, 200);
+  t.equal(body.data, null);
+});

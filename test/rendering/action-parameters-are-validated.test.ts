@@ -1,0 +1,38 @@
+import t from 'tap';
+import { fixture, startRegistry } from '../helpers/start-registry';
+import { postJson } from './post-json';
+
+const AUTH = { authorization: 'Bearer letmein' };
+
+t.test("an action's parameters are validated like a GET's", async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { status, body } = await postJson(`${url}~actions/double/rendering-actions`, { amount: 'lots', currency: 'GBP' }, AUTH);
+  t.equal(status, 400);
+  t.same(body, {
+    code: 'NOT_VALID_REQUEST',
+    error: 'Parameter "amount" must be a number. Parameter "currency" must be one of: EUR, USD.',
+    name: 'rendering-actions',
+    requestVersion: '',
+    details: {
+      parameters: [
+        { name: 'amount', problem: 'wrong type' },
+        { name: 'currency', problem: 'not allowed', allowed: ['EUR', 'USD'] },
+      ],
+    },
+  });
+});
+
+t.test('an action body that is not a JSON object is POST_BODY_NOT_VALID', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const broken = await postJson(`${url}~actions/double/rendering-actions`, '{"amount": ', AUTH);
+  t.equal(broken.status, 400);
+  t.same(broken.body, {
+    code: 'POST_BODY_NOT_VALID',
+    error: "The request body is not valid: Body is not valid JSON but content-type is set to 'application/json'.",
+    name: '',
+    requestVersion: '',
+  });
+  const array = await postJson(`${url}~actions/double/rendering-actions/1.0.0`, [21], AUTH);
+  t.equal(array.status, 400);
+  t.same(array.body, { code: 'POST_BODY_NOT_VALID', error: 'The action body must be a JSON object of parameters.', name: 'rendering-actions', requestVersion: '1.0.0' });
+});

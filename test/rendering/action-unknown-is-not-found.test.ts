@@ -1,0 +1,17 @@
+import t from 'tap';
+import { fixture, startRegistry } from '../helpers/start-registry';
+import { postJson } from './post-json';
+
+t.test('an action the component does not register is NOT_FOUND naming it, not a run of the handler', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { status, body } = await postJson(`${url}~actions/triple/rendering-actions`, { amount: 2 }, { authorization: 'Bearer letmein' });
+  t.equal(status, 404);
+  t.same(body, { code: 'NOT_FOUND', error: 'The component has no action "triple".', name: 'rendering-actions', requestVersion: '' });
+});
+
+t.test('an action of an unknown component is NOT_FOUND', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { status, body } = await postJson(`${url}~actions/double/no-such-component/1.0.0`, {});
+  t.equal(status, 404);
+  t.same(body, { code: 'NOT_FOUND', error: 'Component "no-such-component" is not published on this registry.', name: 'no-such-component', requestVersion: '1.0.0' });
+});
