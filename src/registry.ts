@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
+import { RegistryMetrics } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
 import { SandboxPool } from './sandbox/sandbox-pool';
@@ -14,6 +15,8 @@ export interface Registry {
   catalog: Catalog;
   storage: StorageAdapter;
   pool: SandboxPool;
+  /** This registry's own metrics (served at `/metrics`). */
+  metrics: RegistryMetrics;
   /** Listens on the configured port and host; answers the address. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -25,6 +28,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   const catalog = new Catalog(storage);
   await catalog.refresh();
 
+  const metrics = new RegistryMetrics();
   const pool = new SandboxPool({
     limits: {
       memoryMb: config.limits.memoryMb,
@@ -35,11 +39,14 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     workers: config.limits.workers,
     maxQueue: config.limits.maxQueue,
     concurrentPerWorker: config.limits.concurrentPerWorker,
+    maxConcurrentPerComponent: config.limits.maxConcurrentPerComponent,
     bridge: (request) => bridge(request),
+    events: metrics.sandboxEvents,
   });
-  const pipeline = new RenderPipeline(catalog, pool, config);
+  metrics.observePool(pool);
+  const pipeline = new RenderPipeline(catalog, pool, config, metrics);
   const bridge = createBridgeAnswerer(pipeline, config.plugins);
-  const app = createApp({ config, catalog, storage, pipeline }, { logger: options.logger });
+  const app = createApp({ config, catalog, storage, pipeline, metrics }, { logger: options.logger });
 
   const poll =
     config.pollIntervalSeconds > 0
@@ -51,6 +58,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     catalog,
     storage,
     pool,
+    metrics,
     listen: () => app.listen({ port: config.port, host: config.host }),
     async close() {
       if (poll) clearInterval(poll);

@@ -3,33 +3,105 @@ import { hardenIntrinsics } from './harden-intrinsics';
 import { installPrelude } from './isolate-prelude';
 import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
 
-/** Called from inside the isolate for nested renders and plugins: (execution id, operation, JSON payload) → JSON answer. */
-export type BridgeFunction = (execId: number, op: string, payloadJson: string) => Promise<string>;
+/**
+ * Called from inside the isolate for nested renders and plugins: (execution id, operation, JSON
+ * payload) → JSON answer; a synchronous call passes a shared flag instead (see workers/sandbox-worker.ts).
+ */
+export type BridgeFunction = (execId: number, op: string, payloadJson: string, signal?: SharedArrayBuffer) => Promise<string> | string | undefined;
 
 type DisposeReason = 'timeout' | 'memory' | 'evicted';
 
 const failure = (code: string, message: string): string => JSON.stringify({ ok: false, code, message });
+const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
+const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
+
+/** How long a heap reading waits for a busy isolate before the previous reading stands in. */
+const HEAP_READING_WAIT_MS = 50;
+
+/**
+ * The executions (and the build) waiting on one isolate, so that each can be answered at once if V8
+ * loses control of it. A set of resolvers rather than one shared promise: a race against a promise
+ * that never settles would keep one reaction per execution alive for the isolate's whole life.
+ */
+class Waiters {
+  readonly #waiting = new Set<(answer: string) => void>();
+  #lost = false;
+
+  /** Races `work` against the loss of the isolate. */
+  async race(work: Promise<string | ComponentIsolate>): Promise<string | ComponentIsolate> {
+    if (this.#lost) return MEMORY_FAILURE;
+    let resolver: ((answer: string) => void) | undefined;
+    const lost = new Promise<string>((resolve) => {
+      resolver = resolve;
+      this.#waiting.add(resolve);
+    });
+    try {
+      return await Promise.race([work, lost]);
+    } finally {
+      this.#waiting.delete(resolver!);
+    }
+  }
+
+  /** Answers every waiter with the memory failure; true only the first time. */
+  lose(): boolean {
+    if (this.#lost) return false;
+    this.#lost = true;
+    for (const resolve of this.#waiting) resolve(MEMORY_FAILURE);
+    return true;
+  }
+}
+
+/** Resolves `fallback()` after `ms` unless `promise` settles first; the timer never outlives the race. */
+async function within<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback()), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * One component version's warm isolate: its template and server bundle compiled once, then run
  * for every execution. A breached limit disposes the whole isolate; the next request builds anew.
+ * Every answer is bounded by the wall clock, whatever the isolate does.
  */
 export class ComponentIsolate {
   readonly #isolate: ivm.Isolate;
   readonly #run: ivm.Reference;
+  readonly #waiters: Waiters;
   #disposeReason: DisposeReason | undefined;
   #inflight = 0;
   #evicted = false;
+  #heapBytes = 0;
 
-  private constructor(isolate: ivm.Isolate, run: ivm.Reference) {
+  private constructor(isolate: ivm.Isolate, run: ivm.Reference, waiters: Waiters) {
     this.#isolate = isolate;
     this.#run = run;
+    this.#waiters = waiters;
   }
 
-  /** Builds the isolate; on a failing component it answers the failure as JSON instead. */
-  static async create(code: ComponentCode, limits: SandboxLimits, bridge: BridgeFunction): Promise<ComponentIsolate | string> {
-    const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb });
-    try {
+  /**
+   * Builds the isolate within the time limit; on a failing component it answers the failure as
+   * JSON instead. `onLost` is told when V8 loses control of the isolate: a single allocation too
+   * large for any heap (`new Array(1e8).fill(0)`) fails inside V8 before the memory limit can stop
+   * it. Without `onCatastrophicError` that aborts the whole process; with it, isolated-vm parks the
+   * isolate's thread for good and the executions in it are answered MEMORY_LIMIT_EXCEEDED here.
+   */
+  static async create(code: ComponentCode, limits: SandboxLimits, bridge: BridgeFunction, onLost: () => void): Promise<ComponentIsolate | string> {
+    const waiters = new Waiters();
+    const isolate = new ivm.Isolate({
+      memoryLimit: limits.memoryMb,
+      onCatastrophicError: () => {
+        if (!waiters.lose()) return;
+        isolate.dispose();
+        onLost();
+      },
+    });
+    const build = async (): Promise<ComponentIsolate | string> => {
       const context = await isolate.createContext();
       await context.evalClosure(
         `(${installPrelude.toString()})(globalThis, $0, ${limits.maxResultChars}); (${hardenIntrinsics.toString()})(globalThis);`,
@@ -47,38 +119,37 @@ export class ComponentIsolate {
       if (code.server !== undefined) {
         const server = await isolate.compileScript(`__tesseraDefineServer(function(module, exports, require){${code.server}\n});`);
         const loaded = (await server.run(context, { timeout: limits.timeoutMs })) as string;
-        if (!JSON.parse(loaded).ok) {
-          isolate.dispose();
-          return loaded;
-        }
+        if (!JSON.parse(loaded).ok) return loaded;
       }
-      return new ComponentIsolate(isolate, run);
-    } catch (error) {
-      const answer = classify(error, isolate.isDisposed ? 'memory' : undefined);
-      if (!isolate.isDisposed) isolate.dispose();
-      return answer;
-    }
+      return new ComponentIsolate(isolate, run, waiters);
+    };
+    const built = build().catch((error: unknown) => classify(error, isolate.isDisposed ? 'memory' : undefined));
+    const answer = await within(waiters.race(built), limits.timeoutMs, (): string => TIMEOUT_FAILURE);
+    if (typeof answer === 'string' && !isolate.isDisposed) isolate.dispose();
+    return answer;
   }
 
   get disposed(): boolean {
     return this.#isolate.isDisposed;
   }
 
-  /** Runs one execution; always answers JSON (`{ok: true, …}` or a coded failure). */
+  /**
+   * Runs one execution; always answers JSON (`{ok: true, …}` or a coded failure), at the latest
+   * when the time limit passes: the wall clock also stops never-settling promises and loops that
+   * run after an `await`, which the isolate's own CPU timeout does not see.
+   */
   async execute(inputJson: string, execId: number, timeoutMs: number): Promise<string> {
     this.#inflight++;
-    // The wall-clock timer also stops never-settling promises and loops that run after an `await`.
-    const timer = setTimeout(() => this.dispose('timeout'), timeoutMs);
+    const run = this.#run.apply(undefined, [inputJson, execId], { arguments: { copy: true }, result: { promise: true, copy: true }, timeout: timeoutMs }).then(
+      (answer) => answer as string,
+      (error: unknown) => classify(error, this.#disposeReason ?? (this.#isolate.isDisposed ? 'memory' : undefined)),
+    );
     try {
-      return (await this.#run.apply(undefined, [inputJson, execId], {
-        arguments: { copy: true },
-        result: { promise: true, copy: true },
-        timeout: timeoutMs,
+      return (await within(this.#waiters.race(run), timeoutMs, () => {
+        this.dispose('timeout');
+        return TIMEOUT_FAILURE;
       })) as string;
-    } catch (error) {
-      return classify(error, this.#disposeReason ?? (this.#isolate.isDisposed ? 'memory' : undefined));
     } finally {
-      clearTimeout(timer);
       if (--this.#inflight === 0 && this.#evicted) this.dispose('evicted');
     }
   }
@@ -89,8 +160,14 @@ export class ComponentIsolate {
     if (this.#inflight === 0) this.dispose('evicted');
   }
 
-  heapUsed(): number {
-    return this.#isolate.isDisposed ? 0 : this.#isolate.getHeapStatisticsSync().used_heap_size;
+  /** Heap bytes in use (external allocations included), without waiting long on a busy isolate. */
+  async heapBytes(): Promise<number> {
+    if (this.#isolate.isDisposed) return 0;
+    const reading = this.#isolate.getHeapStatistics().then(
+      (heap) => (this.#heapBytes = heap.used_heap_size + heap.externally_allocated_size),
+      () => 0,
+    );
+    return within(reading, HEAP_READING_WAIT_MS, () => this.#heapBytes);
   }
 
   dispose(reason: DisposeReason = 'evicted'): void {
@@ -102,12 +179,8 @@ export class ComponentIsolate {
 
 function classify(error: unknown, disposeReason: DisposeReason | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (disposeReason === 'timeout' || /execution timed out/i.test(message)) {
-    return failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
-  }
-  if (disposeReason === 'memory' || /memory limit/i.test(message)) {
-    return failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
-  }
+  if (disposeReason === 'timeout' || /execution timed out/i.test(message)) return TIMEOUT_FAILURE;
+  if (disposeReason === 'memory' || /memory limit/i.test(message)) return MEMORY_FAILURE;
   if (disposeReason === 'evicted') return failure('SANDBOX_CRASHED', 'The sandbox running the component was recycled during the execution.');
   return failure('GENERIC_ERROR', `The component failed: ${message}`);
 }

@@ -11,7 +11,8 @@
 /** Shape of the bridge reference as seen from inside the isolate (an isolated-vm Reference). */
 interface HostBridge {
   apply(receiver: undefined, args: unknown[], options: object): Promise<string>;
-  applySyncPromise(receiver: undefined, args: unknown[], options?: object): string;
+  applyIgnored(receiver: undefined, args: unknown[], options: object): void;
+  applySync(receiver: undefined, args: unknown[], options: object): string;
 }
 
 export function installPrelude(global: any, bridge: HostBridge, maxResultChars: number): void {
@@ -21,6 +22,9 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
   const PromiseCtor = Promise;
+  const SharedArrayBufferCtor = SharedArrayBuffer;
+  const Int32ArrayCtor = Int32Array;
+  const atomicsWait = Atomics.wait;
   const isArray = Array.isArray;
   const keys = Object.keys;
   const freeze = Object.freeze;
@@ -83,8 +87,16 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
         throw new ErrorCtor(parsed.message);
       });
 
+  // Plugins answer synchronously, as in OC. Not with `applySyncPromise`: with a promise-returning host
+  // function it crashes the process once several worker threads use it (isolated-vm 5.0.4). Instead
+  // the call is sent without waiting, this isolate's thread sleeps on a shared flag the worker raises
+  // when the answer is in, and a synchronous call (no promise involved) fetches it. A timed-out or
+  // disposed isolate is woken by V8 itself.
   const callHostSync = (execId: number, op: string, payload: unknown): unknown => {
-    const parsed = parse(bridge.applySyncPromise(undefined, [execId, op, stringify(payload)], { arguments: { copy: true } }));
+    const signal = new Int32ArrayCtor(new SharedArrayBufferCtor(4));
+    bridge.applyIgnored(undefined, [execId, op, stringify(payload), signal.buffer], { arguments: { copy: true } });
+    atomicsWait(signal, 0, 0);
+    const parsed = parse(bridge.applySync(undefined, [execId, `${op}-answer`, ''], { arguments: { copy: true }, result: { copy: true } }));
     if (parsed.ok) return parsed.value;
     throw new ErrorCtor(parsed.message);
   };

@@ -5,7 +5,7 @@
  */
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { ComponentIsolate } from './component-isolate';
-import { NEED_CODE, type BridgeAnswer, type BridgeRequest, type ExecutionTask, type SandboxLimits } from '../src/sandbox/protocol';
+import { NEED_CODE, type BridgeRequest, type ExecutionTask, type FrontMessage, type SandboxLimits, type WorkerMessage } from '../src/sandbox/protocol';
 
 const limits = workerData as SandboxLimits;
 const warm = new Map<string, Promise<ComponentIsolate | string>>();
@@ -16,19 +16,60 @@ let nextBridgeId = 1;
 
 const { port1: bridgePort, port2: frontPort } = new MessageChannel();
 parentPort!.postMessage({ type: 'tessera-bridge-port', port: frontPort }, [frontPort]);
-bridgePort.on('message', ({ id, answer }: BridgeAnswer) => {
-  pendingBridge.get(id)?.(answer);
-  pendingBridge.delete(id);
+bridgePort.on('message', (message: FrontMessage) => {
+  if ('type' in message) {
+    void stats().then((figures) => post({ type: 'stats', id: message.id, ...figures }));
+    return;
+  }
+  pendingBridge.get(message.id)?.(message.answer);
+  pendingBridge.delete(message.id);
 });
 bridgePort.unref();
 
-function bridge(execId: number, op: string, payload: string): Promise<string> {
+const post = (message: WorkerMessage): void => bridgePort.postMessage(message);
+
+/** Warm isolates and the heap they use, for the metrics. */
+async function stats(): Promise<{ warmIsolates: number; heapBytes: number }> {
+  // An isolate still being built is not counted yet: racing each entry against an already settled
+  // promise answers the entry when it has settled, and undefined (at once) when it has not.
+  const settled = await Promise.all([...warm.values()].map((entry) => Promise.race([entry, Promise.resolve(undefined)])));
+  const isolates = settled.filter((entry): entry is ComponentIsolate => entry instanceof ComponentIsolate && !entry.disposed);
+  const heaps = await Promise.all(isolates.map((isolate) => isolate.heapBytes()));
+  return { warmIsolates: isolates.length, heapBytes: heaps.reduce((sum, bytes) => sum + bytes, 0) };
+}
+
+/** Answers of synchronous calls (plugins), kept until the execution that made the call fetches them. */
+const syncAnswers = new Map<number, string>();
+
+/**
+ * Called from inside isolates. An asynchronous call (a nested render) answers a promise. A synchronous
+ * one (a plugin) brings `signal`: its answer is kept, the flag raised, and the execution, asleep on
+ * that flag, fetches the answer with the `<op>-answer` call (see workers/isolate-prelude.ts).
+ */
+function bridge(execId: number, op: string, payload: string, signal?: SharedArrayBuffer): Promise<string> | string | undefined {
+  if (op.endsWith('-answer')) {
+    const answer = syncAnswers.get(execId) ?? JSON.stringify({ ok: false, message: 'No answer is waiting for this call.' });
+    syncAnswers.delete(execId);
+    return answer;
+  }
+  if (signal === undefined) return ask(execId, op, payload);
+  void ask(execId, op, payload).then((answer) => {
+    if (!executionDepth.has(execId)) return; // the execution ended (timed out) while the host worked
+    syncAnswers.set(execId, answer);
+    const flag = new Int32Array(signal);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+  });
+  return undefined;
+}
+
+function ask(execId: number, op: string, payload: string): Promise<string> {
   const depth = executionDepth.get(execId);
   if (depth === undefined) return Promise.resolve(JSON.stringify({ ok: false, message: 'The execution that made this call has ended.' }));
   const id = nextBridgeId++;
   return new Promise((resolve) => {
     pendingBridge.set(id, resolve);
-    bridgePort.postMessage({ id, op: op as BridgeRequest['op'], payload, depth } satisfies BridgeRequest);
+    post({ id, op: op as BridgeRequest['op'], payload, depth });
   });
 }
 
@@ -44,7 +85,7 @@ async function isolateFor(task: ExecutionTask): Promise<ComponentIsolate | strin
     warm.delete(task.key);
   }
   if (!task.code) return undefined;
-  entry = ComponentIsolate.create(task.code, limits, bridge);
+  entry = ComponentIsolate.create(task.code, limits, bridge, () => post({ type: 'isolate-lost' }));
   warm.set(task.key, entry);
   evictColdest();
   return entry;

@@ -120,7 +120,7 @@ function readEnvSettings(env: NodeJS.ProcessEnv, problems: string[]): ConfigSett
   if (checkSettings(settings)) return settings;
   for (const error of checkSettings.errors!) {
     const owner = [...variableOf].find(([pointer]) => error.instancePath === pointer || error.instancePath.startsWith(`${pointer}/`));
-    problems.push(owner ? `${owner[1]} (${describe(error)})` : describe(error));
+    problems.push(owner ? `${owner[1]}: ${describe(error)}` : describe(error));
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { TesseraError } from '../errors/errors';
+import { recordHttpMetrics } from '../metrics/http-metrics';
 import { errorReply } from './error-body';
 import type { RegistryServices } from './registry-services';
 import { registerAction } from './routes/action';
@@ -7,8 +8,12 @@ import { registerBatch } from './routes/batch';
 import { registerComponentInfo } from './routes/component-info';
 import { registerGetComponent } from './routes/get-component';
 import { registerListComponents } from './routes/list-components';
+import { registerMetrics } from './routes/metrics';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
+
+/** Seconds a client is told to wait (`Retry-After`) when the registry answers 503. */
+const RETRY_AFTER_SECONDS = 1;
 
 /** The HTTP front: thin routes over the render pipeline, catalog and storage. */
 export function createApp(services: RegistryServices, options: { logger?: boolean } = {}): FastifyInstance {
@@ -19,7 +24,15 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
   });
 
+  recordHttpMetrics(app, services.metrics);
+  // OVERLOADED (503) tells the client when to come back (decisions §2).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return payload;
+  });
+
   registerListComponents(app, services);
+  registerMetrics(app, services);
   registerGetComponent(app, services);
   registerComponentInfo(app, services);
   registerStaticFile(app, services);

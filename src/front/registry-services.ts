@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
+import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
 import type { StorageAdapter } from '../storage/storage-adapter';
 
@@ -9,4 +10,5 @@ export interface RegistryServices {
   catalog: Catalog;
   storage: StorageAdapter;
   pipeline: RenderPipeline;
+  metrics: RegistryMetrics;
 }

@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { transform } from 'esbuild';
+import { defaultConfig, type DependencyPolicy } from '../config/config';
 import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
+import { DependencyPolicyCheck } from './dependency-policy';
 import { readServerDefinition } from './read-server-definition';
 
 export interface PackagedComponent {
@@ -19,7 +21,7 @@ export const PACKAGE_FOLDER = '_package';
 export const ENV_FILE = '.env';
 
 /** Turns a component's source folder into its publishable package (in memory). */
-export async function packageComponent(componentDir: string): Promise<PackagedComponent> {
+export async function packageComponent(componentDir: string, options: { dependencyPolicy?: DependencyPolicy } = {}): Promise<PackagedComponent> {
   const source = await readDescriptor(componentDir);
   const minify = source.oc.minify !== false;
   const files = new Map<string, Buffer>();
@@ -34,10 +36,15 @@ export async function packageComponent(componentDir: string): Promise<PackagedCo
     date: Date.now(),
   };
 
+  // The dependency policy (decisions §7) sees the declared dependencies and every module the bundle reaches.
+  const policy = new DependencyPolicyCheck(options.dependencyPolicy ?? defaultConfig().dependencyPolicy).declared(source.dependencies);
+  const installed = Object.keys(source.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
   const entry = source.oc.files.data ?? (existsSync(path.join(componentDir, 'server.js')) ? 'server.js' : undefined);
+  if (entry === undefined) policy.nativePackages(componentDir, installed).throwIfRefused();
   if (entry !== undefined) {
     if (!existsSync(path.join(componentDir, entry))) throw notValid(`The server entry "${entry}" named by oc.files.data does not exist.`);
-    const bundle = await bundleServer(componentDir, entry, minify);
+    const bundle = await bundleServer(componentDir, entry, minify, [policy.esbuildPlugin()]);
+    policy.nativePackages(componentDir, [...installed, ...bundle.inputs]).throwIfRefused();
     const definition = await readServerDefinition(bundle.code);
     files.set('server.js', Buffer.from(bundle.code));
     oc.files.dataProvider = { src: 'server.js', type: 'node.js', hashKey: bundle.hash, size: bundle.size };

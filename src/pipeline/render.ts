@@ -2,6 +2,7 @@ import type { Catalog } from '../catalog/catalog';
 import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
+import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { parseAcceptLanguage } from './accept-language';
@@ -56,11 +57,13 @@ export class RenderPipeline {
   readonly #catalog: Catalog;
   readonly #pool: SandboxPool;
   readonly #config: RegistryConfig;
+  readonly #metrics: RegistryMetrics | undefined;
 
-  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig) {
+  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics?: RegistryMetrics) {
     this.#catalog = catalog;
     this.#pool = pool;
     this.#config = config;
+    this.#metrics = metrics;
   }
 
   async render(request: RenderRequest): Promise<RenderResult> {
@@ -137,7 +140,9 @@ export class RenderPipeline {
         templates: TEMPLATES,
       },
     });
-    return JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth)) as SandboxAnswer;
+    const execute = async () =>
+      JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth, component.name)) as SandboxAnswer;
+    return this.#metrics ? this.#metrics.observeExecution(component, execute) : execute();
   }
 }
 

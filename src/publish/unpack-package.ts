@@ -29,12 +29,13 @@ export async function unpackPackage(tarball: Buffer, maxBytes: number): Promise<
     }
     throw notValid('The package is not a gzip tarball.', ['the body is not gzip-compressed: send the gzip tarball of the _package folder']);
   }
-  const { files, problems } = await readEntries(tar);
-  if (problems.length > 0) throw notValid('The package has entries that are not plain files inside it; nothing was stored.', problems);
+  const { files, problems, readable } = await readEntries(tar);
+  if (!readable) throw notValid('The package is not a tarball.', ['the gzip content is not a readable tar archive']);
+  if (problems.length > 0) throw notValid('The package has entries that escape it or are not regular files; nothing was stored.', problems);
   return stripPackageFolder(files);
 }
 
-async function readEntries(tar: Buffer): Promise<{ files: Map<string, Buffer>; problems: string[] }> {
+async function readEntries(tar: Buffer): Promise<{ files: Map<string, Buffer>; problems: string[]; readable: boolean }> {
   const files = new Map<string, Buffer>();
   const problems: string[] = [];
   const onEntry = (entry: ReadEntry) => {
@@ -50,15 +51,13 @@ async function readEntries(tar: Buffer): Promise<{ files: Map<string, Buffer>; p
     entry.on('data', (chunk: Buffer) => chunks.push(chunk));
     entry.on('end', () => files.set(path, Buffer.concat(chunks)));
   };
-  await new Promise<void>((resolve, reject) => {
+  const readable = await new Promise<boolean>((resolve) => {
     const parser = new Parser({ strict: true, onReadEntry: onEntry });
-    parser.on('error', reject);
-    parser.on('end', () => resolve());
+    parser.on('error', () => resolve(false));
+    parser.on('end', () => resolve(true));
     parser.end(tar);
-  }).catch(() => {
-    problems.push('the package is not a readable tarball');
   });
-  return { files, problems };
+  return { files, problems, readable };
 }
 
 /** Why an entry is refused, or undefined when it stays inside the package. */

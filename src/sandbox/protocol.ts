@@ -40,3 +40,25 @@ export interface BridgeAnswer {
   id: number;
   answer: string;
 }
+
+/** The front asks a worker for its sandbox figures (the metrics); the worker answers WorkerStats. */
+export interface StatsRequest {
+  type: 'stats';
+  id: number;
+}
+
+export interface WorkerStats {
+  type: 'stats';
+  id: number;
+  warmIsolates: number;
+  heapBytes: number;
+}
+
+/** A worker tells the front that V8 lost control of an isolate (see workers/component-isolate.ts). */
+export interface IsolateLost {
+  type: 'isolate-lost';
+}
+
+/** Everything a worker sends on its bridge port, and everything the front sends back. */
+export type WorkerMessage = BridgeRequest | WorkerStats | IsolateLost;
+export type FrontMessage = BridgeAnswer | StatsRequest;

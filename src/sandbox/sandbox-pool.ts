@@ -3,10 +3,38 @@ import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
-import { NEED_CODE, type BridgeAnswer, type BridgeRequest, type ComponentCode, type ExecutionTask, type SandboxLimits } from './protocol';
+import { ComponentGates } from './component-gates';
+import {
+  NEED_CODE,
+  type BridgeRequest,
+  type ComponentCode,
+  type ExecutionTask,
+  type FrontMessage,
+  type SandboxLimits,
+  type WorkerMessage,
+  type WorkerStats,
+} from './protocol';
 
 const WORKER_FILE = path.join(__dirname, '..', '..', 'workers', 'sandbox-worker.js');
 const UNBOUNDED_TASKS_PER_WORKER = 1_000_000;
+/** How long a metrics scrape waits for a worker's figures. */
+const STATS_WAIT_MS = 1000;
+/** How long closing waits for workers that host an isolate V8 lost control of (they never exit). */
+const CLOSE_WAIT_AFTER_LOSS_MS = 1000;
+
+/** What the pool reports as it happens (the metrics count them). */
+export interface SandboxEvents {
+  /** A worker died or was terminated, and piscina started a replacement. */
+  workerReplaced(): void;
+  /** V8 lost control of an isolate: its executions were answered, its thread stays parked. */
+  isolateLost(): void;
+}
+
+/** Figures gathered from every worker. */
+export interface SandboxStats {
+  warmIsolates: number;
+  heapBytes: number;
+}
 
 export interface SandboxPoolOptions {
   limits: SandboxLimits;
@@ -15,8 +43,11 @@ export interface SandboxPoolOptions {
   maxQueue: number;
   /** Executions from outside one worker runs at once (they mostly wait on isolates and nested renders); nested renders come on top. */
   concurrentPerWorker: number;
+  /** Executions from outside of one component running at once; more wait in that component's queue. */
+  maxConcurrentPerComponent: number;
   /** Answers nested renders and plugin calls made from inside isolates. */
   bridge: (request: BridgeRequest) => Promise<string>;
+  events?: SandboxEvents;
 }
 
 /** The front's handle on the piscina pool of sandbox workers. */
@@ -24,10 +55,19 @@ export class SandboxPool {
   readonly #piscina: Piscina;
   readonly #bridge: SandboxPoolOptions['bridge'];
   readonly #gate: AdmissionGate;
+  readonly #componentGates: ComponentGates;
+  readonly #events: SandboxEvents | undefined;
+  readonly #ports = new Set<MessagePort>();
+  readonly #pendingStats = new Map<number, (stats: WorkerStats) => void>();
+  #nextStatsId = 1;
+  #isolatesLost = 0;
+  #closing = false;
 
   constructor(options: SandboxPoolOptions) {
     this.#bridge = options.bridge;
+    this.#events = options.events;
     this.#gate = new AdmissionGate(options.workers * options.concurrentPerWorker, options.maxQueue);
+    this.#componentGates = new ComponentGates(options.maxConcurrentPerComponent, options.maxQueue);
     this.#piscina = new Piscina({
       filename: WORKER_FILE,
       minThreads: options.workers,
@@ -45,29 +85,54 @@ export class SandboxPool {
     });
     // A worker that dies is replaced by piscina; its tasks are rejected and answered below.
     this.#piscina.on('error', () => {});
+    this.#piscina.on('workerDestroy', () => {
+      if (!this.#closing) this.#events?.workerReplaced();
+    });
   }
 
   #listen(port: MessagePort): void {
-    port.on('message', (request: BridgeRequest) => {
-      this.#bridge(request).then(
-        (answer) => port.postMessage({ id: request.id, answer } satisfies BridgeAnswer),
-        (error: unknown) => port.postMessage({ id: request.id, answer: JSON.stringify({ ok: false, message: String(error) }) } satisfies BridgeAnswer),
-      );
+    const send = (message: FrontMessage) => port.postMessage(message);
+    port.on('message', (message: WorkerMessage) => {
+      if (!('type' in message)) {
+        this.#bridge(message).then(
+          (answer) => send({ id: message.id, answer }),
+          (error: unknown) => send({ id: message.id, answer: JSON.stringify({ ok: false, message: String(error) }) }),
+        );
+      } else if (message.type === 'stats') {
+        this.#pendingStats.get(message.id)?.(message);
+      } else {
+        this.#isolatesLost++;
+        this.#events?.isolateLost();
+      }
     });
+    port.on('close', () => this.#ports.delete(port));
+    this.#ports.add(port);
     port.unref();
   }
 
-  /** Runs one execution and answers the isolate's result JSON. The code is sent only to workers that lack it. */
-  async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number): Promise<string> {
+  /**
+   * Runs one execution of `component` and answers the isolate's result JSON. The code is sent only
+   * to workers that lack it. An execution from outside passes its component's gate, then the pool's.
+   */
+  async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number, component: string): Promise<string> {
     const task: ExecutionTask = { key, input, depth };
-    if (depth === 0) await this.#gate.enter();
+    if (depth === 0) await this.#componentGates.enter(component);
+    try {
+      if (depth === 0) await this.#gate.enter();
+    } catch (error) {
+      this.#componentGates.leave(component);
+      throw error;
+    }
     try {
       let answer = await this.#run(task);
       if (answer === NEED_CODE) answer = await this.#run({ ...task, code: await loadCode() });
       if (answer === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
       return answer;
     } finally {
-      if (depth === 0) this.#gate.leave();
+      if (depth === 0) {
+        this.#gate.leave();
+        this.#componentGates.leave(component);
+      }
     }
   }
 
@@ -82,14 +147,53 @@ export class SandboxPool {
   }
 
   get queueSize(): number {
-    return this.#gate.queued + this.#piscina.queueSize;
+    return this.#componentGates.queued + this.#gate.queued + this.#piscina.queueSize;
+  }
+
+  /** Warm isolates and their heap, summed over the workers that answer in time. */
+  async stats(): Promise<SandboxStats> {
+    const answers = await Promise.all(
+      [...this.#ports].map(
+        (port) =>
+          new Promise<WorkerStats | undefined>((resolve) => {
+            const id = this.#nextStatsId++;
+            const timer = setTimeout(() => settle(undefined), STATS_WAIT_MS);
+            const settle = (stats: WorkerStats | undefined) => {
+              clearTimeout(timer);
+              this.#pendingStats.delete(id);
+              resolve(stats);
+            };
+            this.#pendingStats.set(id, settle);
+            port.postMessage({ type: 'stats', id } satisfies FrontMessage);
+          }),
+      ),
+    );
+    const stats: SandboxStats = { warmIsolates: 0, heapBytes: 0 };
+    for (const answer of answers) {
+      stats.warmIsolates += answer?.warmIsolates ?? 0;
+      stats.heapBytes += answer?.heapBytes ?? 0;
+    }
+    return stats;
   }
 
   get threads(): number {
     return this.#piscina.threads.length;
   }
 
+  /**
+   * Stops the workers. A worker hosting an isolate V8 lost control of never finishes exiting (its
+   * parked thread is never joined), so after such a loss closing waits only briefly; the process
+   * then needs a hard exit too.
+   */
   async close(): Promise<void> {
-    await this.#piscina.close({ force: true });
+    this.#closing = true;
+    const closed = this.#piscina.close({ force: true });
+    if (this.#isolatesLost === 0) return closed;
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_AFTER_LOSS_MS).unref())]);
+  }
+
+  /** Isolates V8 lost control of since start: their memory comes back only with a new process. */
+  get isolatesLost(): number {
+    return this.#isolatesLost;
   }
 }

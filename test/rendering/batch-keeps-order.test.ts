@@ -36,7 +36,7 @@ t.test('a batch answers 200 with one item per component, in request order, each 
     },
     {
       status: 404,
-      response: { code: 'NOT_FOUND', error: 'No version of "rendering-child" satisfies "3.x".', name: 'rendering-child', requestVersion: '3.x' },
+      response: { code: 'NOT_FOUND', error: 'Component "rendering-child" has no version matching "3.x"; published versions: 1.0.0, 2.0.0.', name: 'rendering-child', requestVersion: '3.x' },
     },
     {
       status: 400,

@@ -23,13 +23,14 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
   async run(argv) {
     const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string', default: '3030' } } });
     if (positionals.length === 0) throw new CliError('tessera dev needs at least one component folder, e.g. "tessera dev ./my-component".');
+    const port = portOption(values.port);
     const dirs = positionals.map((dir) => path.resolve(dir));
     for (const dir of dirs) {
       if (!existsSync(path.join(dir, 'package.json'))) throw new CliError(`${dir} has no package.json; create a component with "tessera init <name>".`);
     }
 
     const config = defaultConfig();
-    config.port = portOption(values.port);
+    config.port = port;
     config.host = '127.0.0.1';
     config.development = true;
     config.pollIntervalSeconds = 0;

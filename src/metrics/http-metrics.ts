@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import type { RegistryMetrics } from './registry-metrics';
+
+/** Counts and times every answer by its route pattern (`/:name/:version`), never by the raw URL. */
+export function recordHttpMetrics(app: FastifyInstance, metrics: RegistryMetrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+}

@@ -1,0 +1,155 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ERRORS, TesseraError } from '../errors/errors';
+import type { SandboxEvents, SandboxPool, SandboxStats } from '../sandbox/sandbox-pool';
+
+/** Latency buckets, in seconds: from a warm render (a millisecond) to the default time limit and past it. */
+const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** What the metrics need of a published component version; never a name taken from a request. */
+export interface PublishedVersion {
+  name: string;
+  version: string;
+}
+
+/**
+ * The registry's metrics, in a prom-client `Registry` of its own (not the global default), so that
+ * several registries in one process keep separate figures. Every label value is bounded: route
+ * patterns, status codes, error codes, and the names and versions of published components only.
+ * The README ("Metrics") documents each one.
+ */
+export class RegistryMetrics {
+  readonly registry = new Registry();
+
+  readonly #httpRequests = new Counter({
+    name: 'tessera_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #httpSeconds = new Histogram({
+    name: 'tessera_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly #renders = new Counter({
+    name: 'tessera_renders_total',
+    help: 'Executions of a component version in the sandbox, by outcome: ok or the error code.',
+    labelNames: ['component', 'version', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #executionSeconds = new Histogram({
+    name: 'tessera_execution_duration_seconds',
+    help: 'Time from handing an execution to the sandbox pool to its answer (queueing included), by component.',
+    labelNames: ['component'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly #timeouts = new Counter({
+    name: 'tessera_execution_timeouts_total',
+    help: 'Executions stopped by the execution time limit (EXECUTION_TIMEOUT), by component.',
+    labelNames: ['component'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #memoryKills = new Counter({
+    name: 'tessera_memory_limit_kills_total',
+    help: 'Executions ended by the sandbox memory limit or refused for a result too large (MEMORY_LIMIT_EXCEEDED), by component.',
+    labelNames: ['component'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #workerRestarts = new Counter({
+    name: 'tessera_sandbox_worker_restarts_total',
+    help: 'Sandbox worker threads that died or were terminated and were replaced.',
+    registers: [this.registry],
+  });
+
+  readonly #isolatesLost = new Counter({
+    name: 'tessera_sandbox_isolates_lost_total',
+    help: 'Isolates V8 lost control of (a catastrophic out-of-memory); their memory is freed only by restarting the process.',
+    registers: [this.registry],
+  });
+
+  /** Handed to the sandbox pool, which reports these as they happen. */
+  readonly sandboxEvents: SandboxEvents = {
+    workerReplaced: () => this.#workerRestarts.inc(),
+    isolateLost: () => this.#isolatesLost.inc(),
+  };
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Gauges read from the pool at each scrape; the workers' figures are gathered once per scrape. */
+  observePool(pool: SandboxPool): void {
+    let gathering: Promise<SandboxStats> | undefined;
+    const workerStats = () => {
+      gathering ??= pool.stats().finally(() => {
+        gathering = undefined;
+      });
+      return gathering;
+    };
+    new Gauge({
+      name: 'tessera_sandbox_queue_depth',
+      help: 'Executions waiting for a slot: behind their component limit, the pool limit, or a worker.',
+      registers: [this.registry],
+      collect() {
+        this.set(pool.queueSize);
+      },
+    });
+    new Gauge({
+      name: 'tessera_sandbox_workers',
+      help: 'Sandbox worker threads running.',
+      registers: [this.registry],
+      collect() {
+        this.set(pool.threads);
+      },
+    });
+    new Gauge({
+      name: 'tessera_sandbox_warm_isolates',
+      help: 'Component versions with a warm isolate, summed over the workers (a version warm in two workers counts twice).',
+      registers: [this.registry],
+      async collect() {
+        this.set((await workerStats()).warmIsolates);
+      },
+    });
+    new Gauge({
+      name: 'tessera_sandbox_isolate_heap_bytes',
+      help: 'Heap used by the warm isolates (external allocations included), summed over the workers.',
+      registers: [this.registry],
+      async collect() {
+        this.set((await workerStats()).heapBytes);
+      },
+    });
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.#httpRequests.inc({ method, route, status: String(status) });
+    this.#httpSeconds.observe({ method, route }, seconds);
+  }
+
+  /** Times one execution of a published version and counts its outcome (the answer's error code, or ok). */
+  async observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, execute: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let outcome = 'GENERIC_ERROR';
+    try {
+      const answer = await execute();
+      outcome = answer.ok ? 'ok' : answer.code !== undefined && answer.code in ERRORS ? answer.code : 'GENERIC_ERROR';
+      return answer;
+    } catch (error) {
+      if (error instanceof TesseraError) outcome = error.code;
+      throw error;
+    } finally {
+      this.#executionSeconds.observe({ component: component.name }, (performance.now() - started) / 1000);
+      this.#renders.inc({ component: component.name, version: component.version, outcome });
+      if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name });
+      if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name });
+    }
+  }
+}

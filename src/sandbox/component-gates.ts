@@ -1,0 +1,53 @@
+import { AdmissionGate } from './admission-gate';
+
+/**
+ * One admission gate per component (all its versions): at most `capacity` of its executions run
+ * at once and the rest wait in that component's own queue, up to `maxQueue`, then OVERLOADED. A hot
+ * tenant therefore holds at most `capacity` of the pool's slots, and its backlog never stands in
+ * front of other components. Only components with executions running or waiting keep a gate, and
+ * only published components reach here, so the map stays bounded.
+ */
+export class ComponentGates {
+  readonly #capacity: number;
+  readonly #maxQueue: number;
+  readonly #gates = new Map<string, { gate: AdmissionGate; users: number }>();
+
+  constructor(capacity: number, maxQueue: number) {
+    this.#capacity = capacity;
+    this.#maxQueue = maxQueue;
+  }
+
+  /** Resolves when the component may run one more execution; OVERLOADED when its queue is full. */
+  async enter(component: string): Promise<void> {
+    let entry = this.#gates.get(component);
+    if (!entry) {
+      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0 };
+      this.#gates.set(component, entry);
+    }
+    entry.users++;
+    try {
+      await entry.gate.enter();
+    } catch (error) {
+      this.#release(component, entry);
+      throw error;
+    }
+  }
+
+  leave(component: string): void {
+    const entry = this.#gates.get(component);
+    if (!entry) return;
+    entry.gate.leave();
+    this.#release(component, entry);
+  }
+
+  /** Executions waiting behind their component's limit. */
+  get queued(): number {
+    let queued = 0;
+    for (const { gate } of this.#gates.values()) queued += gate.queued;
+    return queued;
+  }
+
+  #release(component: string, entry: { users: number }): void {
+    if (--entry.users === 0) this.#gates.delete(component);
+  }
+}

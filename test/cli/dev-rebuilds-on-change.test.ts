@@ -1,0 +1,50 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { fixture, request } from '../helpers/start-registry';
+import { eventually, startCli } from './run-cli';
+
+t.test('tessera dev serves a folder and picks up an edited view without a restart', async (t) => {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'tessera-dev-test-'));
+  t.teardown(() => rm(work, { recursive: true, force: true }));
+  const dir = path.join(work, 'publish-greeting');
+  await cp(fixture('publish-greeting'), dir, { recursive: true });
+
+  const dev = startCli(t, ['dev', dir, '--port', '0']);
+  const [, url] = await dev.waitFor(/Tessera dev registry on (http:\/\/127\.0\.0\.1:\d+\/)\n[^]*Watching 1 folder/);
+  t.match(dev.output(), 'Built publish-greeting@1.0.0 as 1.0.0-dev.1');
+  t.match(dev.output(), `preview publish-greeting: ${url}~preview/publish-greeting`);
+
+  const first = await request(`${url}publish-greeting?name=Ada`);
+  t.equal(first.status, 200);
+  t.equal(first.body.version, '1.0.0-dev.1');
+  t.match(first.body.html, '<p class="greeting">Hello, Ada!</p>');
+
+  const view = path.join(dir, 'src', 'view.js');
+  await writeFile(view, (await readFile(view, 'utf8')).replace('Hello', 'Welcome'));
+  let latest = first;
+  await eventually(async () => {
+    latest = await request(`${url}publish-greeting?name=Ada`);
+    return latest.body.html?.includes('Welcome, Ada!') ?? false;
+  }, 5000);
+  t.equal(latest.body.version, '1.0.0-dev.2', 'each build is served as a new version');
+  t.match(dev.output(), 'Built publish-greeting@1.0.0 as 1.0.0-dev.2');
+
+  // A build that fails keeps the last good one served and says why.
+  await writeFile(view, 'export default (model) => `<p>${model.name</p>`;\n');
+  await dev.waitFor(/the build failed; the last good build, if any, is served\.\nError PACKAGE_NOT_VALID: The template "src\/view\.js" does not compile\./, 5000);
+  t.match((await request(`${url}publish-greeting?name=Ada`)).body.html, 'Welcome, Ada!');
+
+  const preview = await request(`${url}~preview/publish-greeting?name=Bo`);
+  t.equal(preview.status, 200);
+  t.equal(preview.headers.get('content-type'), 'text/html; charset=utf-8');
+  t.match(preview.text, '<h1>publish-greeting <small>1.0.0-dev.2</small></h1>');
+  t.match(preview.text, '<label>name <input name="name" value="Bo" placeholder="string"></label>');
+  t.match(preview.text, '<p class="greeting">Welcome, Bo!</p>');
+
+  // Development mode: error bodies carry the stack.
+  const missing = await request(`${url}no-such-component`);
+  t.equal(missing.status, 404);
+  t.match(missing.body.stack, /^TesseraError: Component "no-such-component" is not published on this registry\.\n\s+at /);
+});

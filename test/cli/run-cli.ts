@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from '../helpers/start-registry';
+
+const BIN = path.join(REPO_ROOT, 'bin', 'tessera.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+/** Runs the real `tessera` binary to its end. */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the first match of `pattern` in the output; rejects after `timeoutMs` or when the process exits. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+}
+
+/** Starts a long-running `tessera` command; the test's teardown stops it by its pid. */
+export function startCli(t: Teardown, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): RunningCli {
+  const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
+  let output = '';
+  let exited = false;
+  const listeners = new Set<() => void>();
+  const changed = () => listeners.forEach((listener) => listener());
+  child.stdout!.on('data', (chunk: Buffer) => ((output += chunk.toString()), changed()));
+  child.stderr!.on('data', (chunk: Buffer) => ((output += chunk.toString()), changed()));
+  const closed = new Promise<void>((resolve) => child.on('close', () => ((exited = true), changed(), resolve())));
+  t.teardown(async () => {
+    if (!exited && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+    await closed;
+  });
+  return {
+    child,
+    output: () => output,
+    waitFor(pattern, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => finish(new Error(`"${pattern}" did not appear within ${timeoutMs} ms; output:\n${output}`)), timeoutMs);
+        const check = () => {
+          const match = output.match(pattern);
+          if (match) finish(undefined, match);
+          else if (exited) finish(new Error(`the process exited before "${pattern}" appeared; output:\n${output}`));
+        };
+        const finish = (error?: Error, match?: RegExpMatchArray) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (error) reject(error);
+          else resolve(match!);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** The test's environment without TESSERA_* variables, which would change what the commands do. */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('TESSERA_')));
+  return { ...env, ...extra };
+}
+
+/** Polls `probe` until it answers true; rejects after `timeoutMs`. */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000, intervalMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -1,0 +1,87 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { Header } from 'tar';
+import type { RegistryConfig } from '../../src/config/config';
+import { packTarball } from '../../src/packager/pack-tarball';
+import { packageComponent } from '../../src/packager/package-component';
+import { hashToken } from '../../src/publish/tenant-tokens';
+import { fixture, request, startRegistry, type StartedRegistry } from '../helpers/start-registry';
+
+export const GREETING = fixture('publish-greeting');
+/** The greeters' token may publish `publish-greet*`; the shop's may publish `shop-*`. */
+export const GREETERS_TOKEN = 'greeters-secret-token';
+export const SHOP_TOKEN = 'shop-secret-token';
+
+export function publishTokens(): RegistryConfig['publishTokens'] {
+  return [
+    { tenant: 'greeters', sha256: hashToken(GREETERS_TOKEN), components: ['publish-greet*'] },
+    { tenant: 'shop', sha256: hashToken(SHOP_TOKEN), components: ['shop-*'] },
+  ];
+}
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+/** A registry with no components and the two tenants' tokens. */
+export function startPublishRegistry(t: Teardown, configure: (config: RegistryConfig) => void = () => {}): Promise<StartedRegistry> {
+  return startRegistry(t, [], (config) => {
+    config.limits.workers = 1;
+    config.publishTokens = publishTokens();
+    configure(config);
+  });
+}
+
+/** The packaged fixture's files, optionally as another version, for tests to alter before packing. */
+export async function packagedFiles(dir: string, version?: string): Promise<Map<string, Buffer>> {
+  const { descriptor, files } = await packageComponent(dir);
+  if (version !== undefined) files.set('package.json', Buffer.from(JSON.stringify({ ...descriptor, version }, null, 2)));
+  return files;
+}
+
+export async function packed(dir: string, version?: string): Promise<Buffer> {
+  return packTarball(await packagedFiles(dir, version));
+}
+
+export interface PutOptions {
+  token?: string;
+  contentType?: string;
+  query?: string;
+}
+
+/** `PUT <url><name>/<version>` with the greeters' token unless told otherwise. */
+export function put(url: string, id: string, body: Buffer | FormData | string, options: PutOptions = {}) {
+  const headers: Record<string, string> = {};
+  const token = options.token ?? GREETERS_TOKEN;
+  if (token !== '') headers.authorization = `Bearer ${token}`;
+  if (!(body instanceof FormData)) headers['content-type'] = options.contentType ?? 'application/gzip';
+  return request(`${url}${id}${options.query ?? ''}`, { method: 'PUT', headers, body });
+}
+
+export interface CraftedEntry {
+  path: string;
+  type?: 'File' | 'SymbolicLink' | 'Link' | 'Directory';
+  content?: string;
+  linkpath?: string;
+}
+
+/** A gzip tarball written entry by entry, for archives no packer would produce. */
+export async function craftTarball(entries: CraftedEntry[]): Promise<Buffer> {
+  const blocks: Buffer[] = [];
+  for (const entry of entries) {
+    const content = Buffer.from(entry.content ?? '');
+    const header = new Header({ path: entry.path, type: entry.type ?? 'File', size: content.length, mode: 0o644, mtime: new Date(0), linkpath: entry.linkpath });
+    header.encode();
+    blocks.push(header.block!, content, Buffer.alloc((512 - (content.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return promisify(gzip)(Buffer.concat(blocks));
+}
+
+/** Every file under a folder, relative to it: what a refused publish must leave empty. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => !entry.isDirectory()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}

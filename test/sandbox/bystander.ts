@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { DEMO, request, type StartedRegistry } from '../helpers/start-registry';
+
+/** A well-behaved component published beside the hostile ones in every sandbox test. */
+export const BYSTANDER = path.join(DEMO, 'hello-world');
+
+interface Assert {
+  equal(found: unknown, wanted: unknown, message: string): unknown;
+}
+
+/**
+ * Renders the bystander for a name and checks its exact answer: a hostile component running at
+ * the same time (or just before) must not change it.
+ */
+export async function bystanderRenders(t: Assert, started: StartedRegistry, who: string, message: string): Promise<void> {
+  const { url, registry } = started;
+  const { status, body } = await request(`${url}hello-world/1.0.0?name=${encodeURIComponent(who)}`);
+  const templateKey = registry.catalog.resolve('hello-world', '1.0.0').templateKey;
+  t.equal(status, 200, `${message}: status`);
+  t.equal(
+    typeof body.html === 'string' ? body.html.replace(/ id="[0-9a-f-]{36}"/, ' id="ID"') : body,
+    `<oc-component href="${url}hello-world/1.0.0?name=${encodeURIComponent(who)}" data-hash="${templateKey}" id="ID" data-name="hello-world" ` +
+      `data-rendered="true" data-version="1.0.0"><p class="hello-world">Hello, ${who}!</p>` +
+      `<script>window.oc=window.oc||{};oc.renderedComponents=oc.renderedComponents||{};oc.renderedComponents["hello-world"]="1.0.0";</script></oc-component>`,
+    `${message}: html`,
+  );
+}
+
+interface Test extends Assert {
+  same(found: unknown, wanted: unknown, message: string): unknown;
+  ok(value: unknown, message: string): unknown;
+}
+
+/**
+ * Renders the bystander once (which also waits for the workers to start), then requests a hostile
+ * component while the bystander renders concurrently, checks the hostile answer exactly, and
+ * renders the bystander once more right after. With `outlasts`, the hostile
+ * request must still be running when the concurrent bystander has already answered. Answers how
+ * long the hostile request took, in milliseconds.
+ */
+export async function hostileBesideBystander(
+  t: Test,
+  started: StartedRegistry,
+  hostilePath: string,
+  expected: { status: number; body: unknown },
+  options: { outlasts?: boolean } = {},
+): Promise<number> {
+  await bystanderRenders(t, started, 'Before', `${hostilePath}: bystander before`);
+  const startedAt = performance.now();
+  let hostileDone = false;
+  const hostile = request(`${started.url}${hostilePath}`).finally(() => {
+    hostileDone = true;
+  });
+  await bystanderRenders(t, started, 'Concurrent', `${hostilePath}: bystander during`);
+  if (options.outlasts) t.ok(!hostileDone, `${hostilePath}: the bystander answered while the hostile component was still running`);
+  const { status, body } = await hostile;
+  const elapsed = performance.now() - startedAt;
+  t.equal(status, expected.status, `${hostilePath}: status`);
+  t.same(body, expected.body, `${hostilePath}: body`);
+  await bystanderRenders(t, started, 'After', `${hostilePath}: bystander right after`);
+  return elapsed;
+}

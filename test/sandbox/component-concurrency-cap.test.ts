@@ -1,0 +1,35 @@
+import t from 'tap';
+import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { BYSTANDER, bystanderRenders } from './bystander';
+
+t.test('one hot component runs at most its cap; its excess waits in its own queue, then OVERLOADED; others are not held up', async (t) => {
+  const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
+    config.limits.maxConcurrentPerComponent = 2;
+    config.limits.maxQueue = 1;
+    config.limits.executionTimeoutMs = 1000;
+  });
+  const { registry, url } = started;
+  await bystanderRenders(t, started, 'Before', 'before the hot component');
+
+  const hot = [request(`${url}hostile-never-settles`), request(`${url}hostile-never-settles`)];
+  const hotStarted = performance.now();
+  while ((await registry.pool.stats()).warmIsolates < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  hot.push(request(`${url}hostile-never-settles`));
+  while (registry.pool.queueSize < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+
+  const refused = await request(`${url}hostile-never-settles`);
+  t.equal(refused.status, 503, 'past its cap and its queue, the hot component is refused');
+  t.equal(refused.headers.get('retry-after'), '1');
+  t.same(refused.body, { code: 'OVERLOADED', error: 'The registry is at capacity; retry later.', name: 'hostile-never-settles', requestVersion: '' });
+
+  await bystanderRenders(t, started, 'Meanwhile', 'another component renders at once, not behind the hot one');
+  t.ok(performance.now() - hotStarted < 1000, 'while the hot executions still hold their slots');
+
+  const answers = await Promise.all(hot);
+  t.same(
+    answers.map(({ status }) => status),
+    [504, 504, 504],
+    'the two running and the queued one each end at the time limit',
+  );
+  t.ok(performance.now() - hotStarted >= 2000, 'the queued one started only when a running one ended');
+});
