@@ -2,10 +2,10 @@
  * Runs INSIDE each isolate after the prelude and before tenant code (injected with
  * `Function.prototype.toString`, so it must stay self-contained).
  *
- * Freezes every built-in reachable from the global object, so a component cannot poison the
- * built-ins that its later requests (or concurrent ones in the same isolate) rely on. Assigning a
- * property that a frozen prototype defines (`err.name = …`, `obj.toString = …`, the "override
- * mistake") keeps working on the instance, as in the SES lockdown.
+ * Removes WebAssembly, then freezes every built-in reachable from the global object, so a
+ * component cannot poison the built-ins that its later requests (or concurrent ones in the same
+ * isolate) rely on. Assigning a property that a frozen prototype defines (`err.name = …`,
+ * `obj.toString = …`, the "override mistake") keeps working on the instance, as in the SES lockdown.
  */
 export function hardenIntrinsics(global: any): void {
   'use strict';
@@ -51,6 +51,10 @@ export function hardenIntrinsics(global: any): void {
       }
     }
   };
+
+  // WebAssembly memories live outside the V8 heap and escape the isolate's memory limit (a tenant
+  // could commit gigabytes), so the sandbox has no WebAssembly.
+  delete global.WebAssembly;
 
   /* Intrinsics that no global names but tenant code can still reach. */
   const hidden = [

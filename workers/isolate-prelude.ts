@@ -21,6 +21,7 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
   const parse = JSON.parse;
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
   const PromiseCtor = Promise;
   const SharedArrayBufferCtor = SharedArrayBuffer;
   const Int32ArrayCtor = Int32Array;
@@ -48,6 +49,11 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
 
   /** A failure as the JSON the host reads; codes set by this prelude survive, anything else gets `fallbackCode`. */
   function fail(error: any, fallbackCode: string): string {
+    // The allocator refusing an ArrayBuffer is the memory limit speaking; the heap itself is
+    // fine, so this isolate is kept.
+    if (error instanceof RangeErrorCtor && error.message === 'Array buffer allocation failed') {
+      return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit.' });
+    }
     const code = codedErrors.has(error) ? error.__tesseraCode : fallbackCode;
     const status = error && typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : undefined;
     const message = error && typeof error.message === 'string' ? error.message : String(error);

@@ -3,9 +3,15 @@
  * and runs executions in them concurrently (an execution awaiting a nested render leaves the
  * thread free, so parents waiting on children never starve the pool).
  */
+import v8 from 'node:v8';
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { ComponentIsolate } from './component-isolate';
 import { NEED_CODE, type BridgeRequest, type ExecutionTask, type FrontMessage, type SandboxLimits, type WorkerMessage } from '../src/sandbox/protocol';
+
+// Resizable ArrayBuffers (`new ArrayBuffer(n, {maxByteLength})`) commit memory outside the
+// isolate's allocator, so they escape its memory limit. V8 reads this flag when it creates a
+// context: every isolate built after this line has plain ArrayBuffers only.
+v8.setFlagsFromString('--no-harmony-rab-gsab');
 
 const limits = workerData as SandboxLimits;
 const warm = new Map<string, Promise<ComponentIsolate | string>>();

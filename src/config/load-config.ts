@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
-import { defaultConfig, type PublishToken, type RegistryConfig, type RegistryPlugin } from './config';
+import { defaultConfig, type DependencyPolicy, type PublishToken, type RegistryConfig, type RegistryPlugin } from './config';
 import configSchema from './config-schema.json';
 
 /** The settings a configuration file (or the TESSERA_* variables) may hold; see config-schema.json. */
@@ -15,6 +15,7 @@ interface ConfigSettings {
   env?: Record<string, string>;
   plugins?: string;
   publishTokens?: PublishToken[];
+  dependencyPolicy?: Partial<DependencyPolicy>;
   limits?: Partial<RegistryConfig['limits']>;
 }
 
@@ -135,6 +136,7 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.development !== undefined) config.development = settings.development;
   if (settings.env !== undefined) config.env = { ...config.env, ...settings.env };
   if (settings.publishTokens !== undefined) config.publishTokens = settings.publishTokens;
+  if (settings.dependencyPolicy !== undefined) config.dependencyPolicy = { ...config.dependencyPolicy, ...settings.dependencyPolicy };
   if (settings.limits !== undefined) config.limits = { ...config.limits, ...settings.limits };
   return settings.plugins === undefined ? undefined : path.resolve(relativeTo, settings.plugins);
 }

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 
-/** `POST /` body (decisions §5). Extra fields are tolerated: OC's clients send some. */
+/** `POST /` body (decisions §5); other fields are ignored. */
 export const BATCH_BODY_SCHEMA = {
   type: 'object',
   required: ['components'],

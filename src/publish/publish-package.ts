@@ -3,8 +3,8 @@ import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
 import { PATTERNS } from '../descriptor/descriptor-schema';
 import { TesseraError } from '../errors/errors';
+import { checkPackagedComponent } from '../packager/dependency-policy';
 import type { StorageAdapter } from '../storage/storage-adapter';
-import { checkPublishedDependencies } from './check-published-dependencies';
 import { unpackPackage } from './unpack-package';
 import { verifyPackage } from './verify-package';
 
@@ -37,7 +37,7 @@ export async function publishPackage(services: PublishServices, request: Publish
   await assertNotPublished(services, name, version);
   const files = await unpackPackage(request.tarball, services.config.limits.publishBytes);
   const descriptor = verifyPackage(files, name, version);
-  checkPublishedDependencies(descriptor, files, services.config);
+  checkPackagedComponent(descriptor, files.get('server.js')?.toString('utf8'), services.config.dependencyPolicy);
   if (request.dryRun) return;
 
   descriptor.oc.publisher = { tenant: request.tenant, date: Date.now() };

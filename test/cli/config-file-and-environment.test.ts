@@ -52,8 +52,14 @@ t.test('a file, then TESSERA_* variables, over the defaults', async (t) => {
   });
 
   const fromEnv = loadConfig({
-    env: { TESSERA_STORAGE: 'elsewhere', TESSERA_PUBLISH_TOKENS: JSON.stringify([{ tenant: 'search', sha256: SHA, components: ['*'] }]), TESSERA_ENV: '{"name":"staging"}' },
+    env: {
+      TESSERA_STORAGE: 'elsewhere',
+      TESSERA_PUBLISH_TOKENS: JSON.stringify([{ tenant: 'search', sha256: SHA, components: ['*'] }]),
+      TESSERA_ENV: '{"name":"staging"}',
+      TESSERA_DEPENDENCY_POLICY: '{"allow":["ws"]}',
+    },
   });
+  t.same(fromEnv.dependencyPolicy, { deny: defaultConfig().dependencyPolicy.deny, allow: ['ws'] }, 'the default deny-list stays');
   t.equal(fromEnv.storagePath, path.resolve('elsewhere'), 'relative to the working folder');
   t.same(fromEnv.publishTokens, [{ tenant: 'search', sha256: SHA, components: ['*'] }]);
   t.same(fromEnv.env, { name: 'staging' });
@@ -74,7 +80,7 @@ t.test('every bad key is named, in the file and in the variables', async (t) => 
     }),
   );
   t.same(problemsOf(() => loadConfig({ file })), [
-    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, pollIntervalSeconds, development, env, plugins, publishTokens, limits`,
+    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, pollIntervalSeconds, development, env, plugins, publishTokens, dependencyPolicy, limits`,
     `${file}: port must be an integer`,
     `${file}: baseUrl must be an http:// or https:// URL`,
     `${file}: publishTokens[0].sha256 must be the sha256 of the token: 64 lowercase hex characters`,

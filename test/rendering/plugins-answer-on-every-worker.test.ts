@@ -13,10 +13,10 @@ t.test('plugin calls made at once from isolates on several workers are all answe
   });
   await request(`${url}rendering-plugins`); // builds the isolates, which is not what is measured
   for (let round = 0; round < 3; round++) {
-    const answers = await Promise.all(Array.from({ length: 8 }, () => request(`${url}rendering-plugins`)));
+    const answers = await Promise.all(Array.from({ length: 16 }, () => request(`${url}rendering-plugins`)));
     t.same(
       answers.map((answer) => [answer.status, answer.body.html ?? answer.body.error]),
-      Array.from({ length: 8 }, () => [200, '<p>seen=failing,shout,slowAdd secret=undefined shout=HELLO sum=5 failure=plugin broke</p>']),
+      Array.from({ length: 16 }, () => [200, '<p>seen=failing,shout,slowAdd secret=undefined shout=HELLO sum=5 failure=plugin broke</p>']),
       `round ${round}`,
     );
   }

@@ -50,21 +50,31 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
       stops.push(watchFolder(dir, serially(() => report(dir, builds.build(dir)))));
     }
 
-    const address = await registry.listen();
+    const address = await registry.listen().catch(async (error: NodeJS.ErrnoException) => {
+      for (const stopWatching of stops) stopWatching();
+      await registry.close();
+      await rm(config.storagePath, { recursive: true, force: true });
+      if (error.code === 'EADDRINUSE') throw new CliError(`Port ${port} is in use; choose another with --port, e.g. --port ${port + 1}.`);
+      throw error;
+    });
     const base = `${address.replace('localhost', '127.0.0.1')}/`;
     process.stdout.write(`Tessera dev registry on ${base}\n`);
     for (const name of registry.catalog.names()) process.stdout.write(`  preview ${name}: ${base}~preview/${name}\n`);
     process.stdout.write(`Watching ${dirs.length} folder${dirs.length === 1 ? '' : 's'} for changes; Ctrl-C stops.\n`);
 
+    let stopping = false;
     const stop = () => {
+      // Ctrl-C reaches this process twice when started through bin/tessera.js (the terminal and the relay).
+      if (stopping) return;
+      stopping = true;
       for (const stopWatching of stops) stopWatching();
       void registry
         .close()
         .then(() => rm(config.storagePath, { recursive: true, force: true }))
         .then(() => process.exit(0));
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   },
 };
 
