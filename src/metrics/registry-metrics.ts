@@ -105,10 +105,10 @@ export class RegistryMetrics {
     });
     new Gauge({
       name: 'tessera_sandbox_workers',
-      help: 'Sandbox worker threads running.',
+      help: 'Sandbox worker threads started and answering.',
       registers: [this.registry],
-      collect() {
-        this.set(pool.threads);
+      async collect() {
+        this.set((await workerStats()).workers);
       },
     });
     new Gauge({

@@ -32,6 +32,8 @@ export interface SandboxEvents {
 
 /** Figures gathered from every worker. */
 export interface SandboxStats {
+  /** Workers that answered (started and responsive). */
+  workers: number;
   warmIsolates: number;
   heapBytes: number;
 }
@@ -168,8 +170,9 @@ export class SandboxPool {
           }),
       ),
     );
-    const stats: SandboxStats = { warmIsolates: 0, heapBytes: 0 };
+    const stats: SandboxStats = { workers: 0, warmIsolates: 0, heapBytes: 0 };
     for (const answer of answers) {
+      if (answer) stats.workers++;
       stats.warmIsolates += answer?.warmIsolates ?? 0;
       stats.heapBytes += answer?.heapBytes ?? 0;
     }

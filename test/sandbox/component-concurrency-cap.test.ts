@@ -1,6 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
+import { until, warmIsolates, workersUp } from './wait-for';
 
 t.test('one hot component runs at most its cap; its excess waits in its own queue, then OVERLOADED; others are not held up', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
@@ -9,13 +10,14 @@ t.test('one hot component runs at most its cap; its excess waits in its own queu
     config.limits.executionTimeoutMs = 1000;
   });
   const { registry, url } = started;
+  await workersUp(registry, 2);
   await bystanderRenders(t, started, 'Before', 'before the hot component');
 
   const hot = [request(`${url}hostile-never-settles`), request(`${url}hostile-never-settles`)];
   const hotStarted = performance.now();
-  while ((await registry.pool.stats()).warmIsolates < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  await warmIsolates(registry, 2);
   hot.push(request(`${url}hostile-never-settles`));
-  while (registry.pool.queueSize < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  await until(() => registry.pool.queueSize === 1);
 
   const refused = await request(`${url}hostile-never-settles`);
   t.equal(refused.status, 503, 'past its cap and its queue, the hot component is refused');

@@ -1,10 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-
-const until = async (condition: () => Promise<boolean> | boolean) => {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
-};
+import { until, warmIsolates } from './wait-for';
 
 t.test('past the bounded execution queue the registry answers 503 OVERLOADED with Retry-After', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
@@ -17,7 +14,7 @@ t.test('past the bounded execution queue the registry answers 503 OVERLOADED wit
   await bystanderRenders(t, started, 'Before', 'before the queue fills');
 
   const running = request(`${url}hostile-never-settles`);
-  await until(async () => (await registry.pool.stats()).warmIsolates === 2);
+  await warmIsolates(registry, 2);
   const queued = request(`${url}hello-world/1.0.0?name=Queued`);
   await until(() => registry.pool.queueSize === 1);
   const depth = (await request(`${url}metrics`)).text;

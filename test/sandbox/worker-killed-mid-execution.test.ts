@@ -2,6 +2,7 @@ import t from 'tap';
 import type { Worker } from 'node:worker_threads';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
+import { warmIsolates } from './wait-for';
 
 t.test('a worker that dies mid-execution: its requests answer SANDBOX_CRASHED at once, the pool replaces it', async (t) => {
   // Every worker thread this process starts: the registry's sandbox workers, as the pool creates them.
@@ -20,7 +21,7 @@ t.test('a worker that dies mid-execution: its requests answer SANDBOX_CRASHED at
   const sent = performance.now();
   const inFlight = request(`${started.url}hostile-never-settles`);
   // Wait until the worker has built the hostile component's isolate: its execution is then running.
-  while ((await started.registry.pool.stats()).warmIsolates < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  await warmIsolates(started.registry, 2);
   const killed = performance.now();
   await workers[0]!.terminate();
 

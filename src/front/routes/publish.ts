@@ -7,7 +7,7 @@ import { noPackageError } from '../../publish/unpack-package';
 import { errorReply } from '../error-body';
 import type { RegistryServices } from '../registry-services';
 
-type PublishRequest = FastifyRequest<{ Params: { name: string; version: string }; Querystring: { dryRun?: string } }>;
+type PutRequest = FastifyRequest<{ Params: { name: string; version: string }; Querystring: { dryRun?: string } }>;
 
 /** Content types of a raw packed component; multipart uploads (OC's CLI) are parsed by @fastify/multipart. */
 const TARBALL_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
@@ -35,7 +35,7 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
 
     scope.put('/:name/:version', {
       bodyLimit: limit,
-      async onRequest(request: PublishRequest) {
+      async onRequest(request: PutRequest) {
         const { name, version } = request.params;
         const token = tokenOf(request.headers.authorization, services.config.publishTokens);
         if (!token) throw new TesseraError('UNAUTHORIZED', 'A valid publish token is required: send "Authorization: Bearer <token>".');
@@ -45,7 +45,7 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         await assertNotPublished(services, name, version);
         tenants.set(request, token.tenant);
       },
-      handler: async (request: PublishRequest, reply) => {
+      handler: async (request: PutRequest, reply) => {
         const { name, version } = request.params;
         const dryRun = request.query.dryRun === 'true';
         const tarball = request.isMultipart() ? await uploadedFile(request) : request.body;

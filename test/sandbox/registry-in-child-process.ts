@@ -1,0 +1,20 @@
+/**
+ * Runs a registry in a process of its own, for tests whose hostile component leaves the process
+ * unable to exit normally (an isolate V8 lost control of keeps a parked thread). The test that
+ * spawns it reads the address from the first stdout line and ends the process with SIGKILL.
+ *
+ * argv: the component folders to publish. Limits as in the other sandbox tests.
+ */
+import { startRegistry } from '../helpers/start-registry';
+
+const teardowns: Array<() => unknown> = [];
+startRegistry({ teardown: (fn) => teardowns.push(fn) }, process.argv.slice(2), (config) => {
+  config.limits.memoryMb = 32;
+  config.limits.executionTimeoutMs = 5000;
+}).then(
+  ({ url }) => process.stdout.write(`${JSON.stringify({ url })}\n`),
+  (error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
