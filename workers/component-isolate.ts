@@ -19,6 +19,13 @@ const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed it
 const HEAP_READING_WAIT_MS = 50;
 
 /**
+ * The longest delay Node timers and isolated-vm timeouts accept (about 24.8 days); a configured
+ * limit beyond it (a benchmark lifting the limits) means "no limit" and is held at this.
+ */
+const LONGEST_MS = 2 ** 31 - 1;
+const bounded = (ms: number): number => Math.min(ms, LONGEST_MS);
+
+/**
  * The executions (and the build) waiting on one isolate, so that each can be answered at once if V8
  * loses control of it. A set of resolvers rather than one shared promise: a race against a promise
  * that never settles would keep one reaction per execution alive for the isolate's whole life.
@@ -55,7 +62,7 @@ class Waiters {
 async function within<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback()), ms);
+    timer = setTimeout(() => resolve(fallback()), bounded(ms));
   });
   try {
     return await Promise.race([promise, late]);
@@ -115,10 +122,10 @@ export class ComponentIsolate {
       const template = await isolate.compileScript(
         `__tesseraDefineTemplate((function(){var oc;${code.template}\n;return oc.components;})(), ${JSON.stringify(code.templateKey)});`,
       );
-      await template.run(context, { timeout: limits.timeoutMs });
+      await template.run(context, { timeout: bounded(limits.timeoutMs) });
       if (code.server !== undefined) {
         const server = await isolate.compileScript(`__tesseraDefineServer(function(module, exports, require){${code.server}\n});`);
-        const loaded = (await server.run(context, { timeout: limits.timeoutMs })) as string;
+        const loaded = (await server.run(context, { timeout: bounded(limits.timeoutMs) })) as string;
         if (!JSON.parse(loaded).ok) return loaded;
       }
       return new ComponentIsolate(isolate, run, waiters);
@@ -140,7 +147,8 @@ export class ComponentIsolate {
    */
   async execute(inputJson: string, execId: number, timeoutMs: number): Promise<string> {
     this.#inflight++;
-    const run = this.#run.apply(undefined, [inputJson, execId], { arguments: { copy: true }, result: { promise: true, copy: true }, timeout: timeoutMs }).then(
+    const options = { arguments: { copy: true }, result: { promise: true, copy: true }, timeout: bounded(timeoutMs) } as const;
+    const run = this.#run.apply(undefined, [inputJson, execId], options).then(
       (answer) => answer as string,
       (error: unknown) => classify(error, this.#disposeReason ?? (this.#isolate.isDisposed ? 'memory' : undefined)),
     );

@@ -194,9 +194,4 @@ export class SandboxPool {
     if (this.#isolatesLost === 0) return closed;
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_AFTER_LOSS_MS).unref())]);
   }
-
-  /** Isolates V8 lost control of since start: their memory comes back only with a new process. */
-  get isolatesLost(): number {
-    return this.#isolatesLost;
-  }
 }

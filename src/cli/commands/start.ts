@@ -30,7 +30,14 @@ Starts the registry on the embedded file-system storage (default ./data, port 30
       const published = await publishDemoComponents(registry.storage, registry.catalog);
       for (const id of published) registry.app.log.info(`published demo component ${id}`);
     }
-    const address = await registry.listen();
+    let address: string;
+    try {
+      address = await registry.listen();
+    } catch (error) {
+      // A taken port must end the process, not leave the worker pool running.
+      await registry.close();
+      throw error;
+    }
     registry.app.log.info(`Tessera registry on ${address}, storage ${path.resolve(config.storagePath)}`);
     const stop = () => void registry.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
