@@ -6,7 +6,7 @@
 import v8 from 'node:v8';
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { ComponentIsolate } from './component-isolate';
-import { NEED_CODE, type BridgeRequest, type ExecutionTask, type FrontMessage, type SandboxLimits, type WorkerMessage } from '../src/sandbox/protocol';
+import { NEED_CODE, type BridgeRequest, type ExecutionGroupTask, type ExecutionTask, type FrontMessage, type SandboxLimits, type WorkerMessage } from '../src/sandbox/protocol';
 
 // Resizable ArrayBuffers (`new ArrayBuffer(n, {maxByteLength})`) commit memory outside the
 // isolate's allocator, so they escape its memory limit. V8 reads this flag when it creates a
@@ -107,7 +107,12 @@ function evictColdest(): void {
   }
 }
 
-export default async function execute(task: ExecutionTask): Promise<string> {
+/** The piscina task: one execution, or a batch's executions run concurrently and answered together. */
+export default function execute(task: ExecutionTask | ExecutionGroupTask): Promise<string | string[]> {
+  return 'group' in task ? Promise.all(task.group.map(executeOne)) : executeOne(task);
+}
+
+async function executeOne(task: ExecutionTask): Promise<string> {
   const isolate = await isolateFor(task);
   if (isolate === undefined) return NEED_CODE;
   if (typeof isolate === 'string') {

@@ -8,7 +8,12 @@ interface ComponentEntry {
   /** Ascending. */
   versions: string[];
   byVersion: Map<string, ComponentVersion>;
+  /** Version expression → resolved version; semver parsing is too slow for every request. Cleared when a version is added. */
+  resolved: Map<string, string | undefined>;
 }
+
+/** Distinct expressions remembered per component; past it the memo starts over (expressions come from requests). */
+const MAX_REMEMBERED_EXPRESSIONS = 256;
 
 /**
  * The in-memory index of published components over the storage adapter. Loaded at start, updated
@@ -38,12 +43,13 @@ export class Catalog {
     if (!component) return undefined;
     let entry = this.#components.get(name);
     if (!entry) {
-      entry = { versions: [], byVersion: new Map() };
+      entry = { versions: [], byVersion: new Map(), resolved: new Map() };
       this.#components.set(name, entry);
     }
     if (!entry.byVersion.has(version)) {
       entry.byVersion.set(version, component);
       entry.versions = semver.sort([...entry.versions, version]);
+      entry.resolved.clear();
     }
     return entry.byVersion.get(version);
   }
@@ -67,7 +73,12 @@ export class Catalog {
   resolve(name: string, expression: string): ComponentVersion {
     const entry = this.#components.get(name);
     if (!entry) throw new TesseraError('NOT_FOUND', `Component "${name}" is not published on this registry.`);
-    const version = resolveVersion(entry.versions, expression);
+    let version = entry.resolved.get(expression);
+    if (version === undefined && !entry.resolved.has(expression)) {
+      version = resolveVersion(entry.versions, expression);
+      if (entry.resolved.size >= MAX_REMEMBERED_EXPRESSIONS) entry.resolved.clear();
+      entry.resolved.set(expression, version);
+    }
     if (version === undefined) {
       throw new TesseraError('NOT_FOUND', `Component "${name}" has no version matching "${expression}"; published versions: ${entry.versions.join(', ')}.`);
     }

@@ -4,7 +4,7 @@ import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
-import type { SandboxPool } from '../sandbox/sandbox-pool';
+import type { ExecutionGroup, SandboxPool } from '../sandbox/sandbox-pool';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
 import { wrapHtml } from './wrap-html';
@@ -26,6 +26,8 @@ export interface RenderRequest {
   omitHref?: boolean;
   /** Set for `POST /~actions/:action/…`: runs that action instead of the handler. */
   action?: string;
+  /** Set by the batch route: the batch's executions travel to the sandbox together. */
+  group?: ExecutionGroup;
   /** Template types an oc-client declares it can render (its `templates` header); others render on the server. */
   clientTemplates?: string[];
 }
@@ -141,7 +143,7 @@ export class RenderPipeline {
       },
     });
     const execute = async () =>
-      JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth, component.name)) as SandboxAnswer;
+      JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth, component.name, request.group)) as SandboxAnswer;
     return this.#metrics ? this.#metrics.observeExecution(component, execute) : execute();
   }
 }

@@ -25,6 +25,11 @@ export interface ExecutionTask {
   depth: number;
 }
 
+/** Executions of one batch request, sent to a worker as one task: one message each way instead of one per item. */
+export interface ExecutionGroupTask {
+  group: ExecutionTask[];
+}
+
 /** A worker's answer: the execution result JSON, or NEED_CODE when it must be sent the code. */
 export const NEED_CODE = '"need-code"';
 

@@ -8,6 +8,7 @@ import {
   NEED_CODE,
   type BridgeRequest,
   type ComponentCode,
+  type ExecutionGroupTask,
   type ExecutionTask,
   type FrontMessage,
   type SandboxLimits,
@@ -28,6 +29,16 @@ export interface SandboxEvents {
   workerReplaced(): void;
   /** V8 lost control of an isolate: its executions were answered, its thread stays parked. */
   isolateLost(): void;
+}
+
+/**
+ * The executions of one batch request. Those that reach the pool in the same turn of the event loop
+ * travel to one worker as a single task; the batch answers when all its items are done anyway, so
+ * grouping delays no one else.
+ */
+export class ExecutionGroup {
+  pending: Array<{ task: ExecutionTask; resolve: (answer: string) => void; reject: (error: unknown) => void }> = [];
+  scheduled = false;
 }
 
 /** Figures gathered from every worker. */
@@ -78,7 +89,7 @@ export class SandboxPool {
       // Admission is bounded by the gate, before piscina: a nested render must always get a worker at once.
       concurrentTasksPerWorker: UNBOUNDED_TASKS_PER_WORKER,
       // Workers must keep their event loop running between tasks for bridge answers and timers.
-      atomics: 'disabled',
+      atomics: 'async',
       idleTimeout: Number.POSITIVE_INFINITY,
       workerData: options.limits,
     });
@@ -116,7 +127,7 @@ export class SandboxPool {
    * Runs one execution of `component` and answers the isolate's result JSON. The code is sent only
    * to workers that lack it. An execution from outside passes its component's gate, then the pool's.
    */
-  async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number, component: string): Promise<string> {
+  async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number, component: string, group?: ExecutionGroup): Promise<string> {
     const task: ExecutionTask = { key, input, depth };
     if (depth === 0) await this.#componentGates.enter(component);
     try {
@@ -126,8 +137,8 @@ export class SandboxPool {
       throw error;
     }
     try {
-      let answer = await this.#run(task);
-      if (answer === NEED_CODE) answer = await this.#run({ ...task, code: await loadCode() });
+      let answer = await this.#run(task, group);
+      if (answer === NEED_CODE) answer = await this.#run({ ...task, code: await loadCode() }, group);
       if (answer === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
       return answer;
     } finally {
@@ -138,9 +149,30 @@ export class SandboxPool {
     }
   }
 
-  async #run(task: ExecutionTask): Promise<string> {
+  #run(task: ExecutionTask, group: ExecutionGroup | undefined): Promise<string> {
+    if (!group) return this.#send(task) as Promise<string>;
+    return new Promise((resolve, reject) => {
+      group.pending.push({ task, resolve, reject });
+      if (group.scheduled) return;
+      group.scheduled = true;
+      setImmediate(() => this.#flush(group));
+    });
+  }
+
+  #flush(group: ExecutionGroup): void {
+    const items = group.pending;
+    group.pending = [];
+    group.scheduled = false;
+    const sent = items.length === 1 ? this.#send(items[0]!.task).then((answer) => [answer as string]) : (this.#send({ group: items.map((item) => item.task) }) as Promise<string[]>);
+    sent.then(
+      (answers) => items.forEach((item, index) => item.resolve(answers[index]!)),
+      (error: unknown) => items.forEach((item) => item.reject(error)),
+    );
+  }
+
+  async #send(task: ExecutionTask | ExecutionGroupTask): Promise<string | string[]> {
     try {
-      return (await this.#piscina.run(task)) as string;
+      return (await this.#piscina.run(task)) as string | string[];
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/queue is at limit/i.test(message)) throw new TesseraError('OVERLOADED');
