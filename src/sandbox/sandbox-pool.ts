@@ -211,6 +211,11 @@ export class SandboxPool {
     return stats;
   }
 
+  /** Isolates V8 lost control of since start; their parked threads keep the process from exiting normally. */
+  get isolatesLost(): number {
+    return this.#isolatesLost;
+  }
+
   get threads(): number {
     return this.#piscina.threads.length;
   }

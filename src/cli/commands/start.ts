@@ -39,7 +39,12 @@ Starts the registry on the embedded file-system storage (default ./data, port 30
       throw error;
     }
     registry.app.log.info(`Tessera registry on ${address}, storage ${path.resolve(config.storagePath)}`);
-    const stop = () => void registry.close().then(() => process.exit(0));
+    const stop = () =>
+      void registry.close().then(() => {
+        // A parked isolate thread makes process.exit hang; only a hard kill ends such a process.
+        if (registry.pool.isolatesLost > 0) process.kill(process.pid, 'SIGKILL');
+        process.exit(0);
+      });
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   },
