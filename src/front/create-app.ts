@@ -26,9 +26,10 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
 
   recordHttpMetrics(app, services.metrics);
   // OVERLOADED (503) tells the client when to come back (decisions §2).
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response and needs no promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-    return payload;
+    done(null, payload);
   });
 
   registerListComponents(app, services);
