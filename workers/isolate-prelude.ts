@@ -33,6 +33,7 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const CRLF = /[\r\n]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
+  const NOT_SERIALIZABLE = stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
 
   let exportsOfServer: any;
   let view: ((model: unknown) => unknown) | undefined;
@@ -152,7 +153,6 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
       staticPath: input.ctx.staticPath,
       templates: input.ctx.templates,
       state: undefined,
-      action: input.action,
       setEmptyResponse() {
         empty = true;
       },
@@ -220,9 +220,9 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     if (input.mode === 'unrendered') return finish({ data: model });
     // The view model must be JSON-serializable in rendered mode too (decisions §2), not only when it leaves as data.
     try {
-      if (stringify(model) === undefined) throw new ErrorCtor('not serializable');
+      if (stringify(model) === undefined) return NOT_SERIALIZABLE;
     } catch {
-      return stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
+      return NOT_SERIALIZABLE;
     }
     let html: unknown;
     try {
@@ -238,9 +238,8 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
       try {
         json = stringify({ ok: true, ...outcome, headers, cookies });
       } catch {
-        return stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
+        return NOT_SERIALIZABLE;
       }
-      if (json === undefined) return stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
       if (json.length > maxResultChars) {
         return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: `The component's result is larger than the ${maxResultChars} characters allowed to leave the sandbox.` });
       }

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { TesseraError } from '../errors/errors';
 import { recordHttpMetrics } from '../metrics/http-metrics';
-import { errorReply } from './error-body';
+import { errorReply, unexpectedError } from './error-body';
 import type { RegistryServices } from './registry-services';
 import { registerAction } from './routes/action';
 import { registerBatch } from './routes/batch';
@@ -61,5 +61,5 @@ function fastifyErrorToCoded(error: FastifyError): TesseraError {
   if (error.code?.startsWith('FST_ERR_CTP_') || error.validation) {
     return new TesseraError('POST_BODY_NOT_VALID', `The request body is not valid: ${error.message}.`);
   }
-  return new TesseraError('GENERIC_ERROR', 'The registry failed unexpectedly while answering.', { cause: error });
+  return unexpectedError(error);
 }

@@ -37,10 +37,18 @@ export async function compileTemplate(componentDir: string, src: string, type: s
   });
   const view = result.outputFiles[0]!.text;
   const key = contentHash(view);
-  const code =
-    `var oc=oc||{};oc.components=oc.components||{};` +
-    `oc.components[${JSON.stringify(key)}]=(function(){${view};return __view.default||__view;})();\n`;
-  return { code, key };
+  return { code: wrapperStart(key) + view + WRAPPER_END, key };
+}
+
+/** `template.js` is the view bundle wrapped so that it registers itself under its key, as OC's browser client expects. */
+const wrapperStart = (key: string): string => `var oc=oc||{};oc.components=oc.components||{};oc.components[${JSON.stringify(key)}]=(function(){`;
+const WRAPPER_END = ';return __view.default||__view;})();\n';
+
+/** The view bundle inside a `template.js` registered under `key`, or undefined when it is not wrapped that way. */
+export function unwrapTemplate(code: string, key: string): string | undefined {
+  const start = wrapperStart(key);
+  if (!code.startsWith(start) || !code.endsWith(WRAPPER_END) || code.length < start.length + WRAPPER_END.length) return undefined;
+  return code.slice(start.length, code.length - WRAPPER_END.length);
 }
 
 /** esbuild's failures as one sentence each, without host paths. */

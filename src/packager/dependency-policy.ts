@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
 import type { DependencyPolicy } from '../config/config';
+import { matchesNamePattern } from '../config/name-pattern';
 import { TesseraError } from '../errors/errors';
 
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
@@ -14,17 +15,14 @@ function packageNameOf(specifier: string): string | undefined {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-const matches = (patterns: readonly string[], name: string): boolean =>
-  patterns.some((pattern) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name));
-
 /** Why the policy refuses a module specifier, or undefined when it accepts it. */
 function refusalOf(specifier: string, policy: DependencyPolicy): { dependency: string; reason: string } | undefined {
   if (specifier.startsWith('node:')) return { dependency: specifier, reason: 'a Node built-in' };
   if (specifier.endsWith('.node')) return { dependency: specifier, reason: 'a native module' };
   const name = packageNameOf(specifier);
-  if (name === undefined || matches(policy.allow, name)) return undefined;
+  if (name === undefined || matchesNamePattern(policy.allow, name)) return undefined;
   if (BUILTINS.has(name) || BUILTINS.has(specifier)) return { dependency: name, reason: 'a Node built-in' };
-  if (matches(policy.deny, name)) return { dependency: name, reason: 'on the registry deny-list' };
+  if (matchesNamePattern(policy.deny, name)) return { dependency: name, reason: 'on the registry deny-list' };
   return undefined;
 }
 

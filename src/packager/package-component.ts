@@ -40,8 +40,9 @@ export async function packageComponent(componentDir: string, options: { dependen
   const policy = new DependencyPolicyCheck(options.dependencyPolicy ?? defaultConfig().dependencyPolicy).declared(source.dependencies);
   const installed = Object.keys(source.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
   const entry = source.oc.files.data ?? (existsSync(path.join(componentDir, 'server.js')) ? 'server.js' : undefined);
-  if (entry === undefined) policy.nativePackages(componentDir, installed).throwIfRefused();
-  if (entry !== undefined) {
+  if (entry === undefined) {
+    policy.nativePackages(componentDir, installed).throwIfRefused();
+  } else {
     if (!existsSync(path.join(componentDir, entry))) throw notValid(`The server entry "${entry}" named by oc.files.data does not exist.`);
     const bundle = await bundleServer(componentDir, entry, minify, [policy.esbuildPlugin()]);
     policy.nativePackages(componentDir, [...installed, ...bundle.inputs]).throwIfRefused();

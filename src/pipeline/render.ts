@@ -86,12 +86,12 @@ export class RenderPipeline {
     if (request.mode === 'unrendered' && request.clientTemplates && !request.clientTemplates.includes(component.templateType)) {
       request = { ...request, mode: 'rendered' };
     }
-    const answer = await this.#execute(component, request, params);
+    const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
+    const answer = await this.#execute(component, request, params, staticPath);
     if (!answer.ok) throw componentError(component, answer);
 
     const href = buildHref(request.baseUrl, component.name, request.version, params);
     const head = request.omitHref ? base : { href, ...base };
-    const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
     let body: Record<string, unknown>;
     if (request.action !== undefined) {
       body = { ...head, data: answer.data, type: 'oc-component', baseUrl: request.baseUrl };
@@ -125,7 +125,7 @@ export class RenderPipeline {
     }
   }
 
-  async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>): Promise<SandboxAnswer> {
+  async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>, staticPath: string): Promise<SandboxAnswer> {
     const headers = request.headers;
     const input = JSON.stringify({
       op: request.action === undefined ? 'render' : 'action',
@@ -138,7 +138,7 @@ export class RenderPipeline {
         baseUrl: request.baseUrl,
         env: { ...component.env, ...this.#config.env },
         requestHeaders: headers,
-        staticPath: `${request.baseUrl}${component.name}/${component.version}/static/`,
+        staticPath,
         templates: TEMPLATES,
       },
     });

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { PublishToken } from '../config/config';
+import { matchesNamePattern } from '../config/name-pattern';
 
 /** The sha256 (lowercase hex) under which a publish token is configured. */
 export function hashToken(token: string): string {
@@ -25,13 +26,5 @@ export function tokenOf(authorization: string | undefined, tokens: readonly Publ
 
 /** Whether a component name is inside the token's scope (`*` matches any run of characters). */
 export function mayPublish(token: PublishToken, name: string): boolean {
-  return token.components.some((pattern) => patternRegExp(pattern).test(name));
-}
-
-function patternRegExp(pattern: string): RegExp {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`, 'u');
+  return matchesNamePattern(token.components, name);
 }

@@ -129,24 +129,29 @@ export class SandboxPool {
    */
   async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number, component: string, group?: ExecutionGroup): Promise<string> {
     const task: ExecutionTask = { key, input, depth };
-    if (depth === 0) await this.#componentGates.enter(component);
+    // Nested renders skip both gates: their parent already holds a slot and waits on them.
+    if (depth > 0) return this.#runWithCode(task, loadCode, group);
+    await this.#componentGates.enter(component);
     try {
-      if (depth === 0) await this.#gate.enter();
+      await this.#gate.enter();
     } catch (error) {
       this.#componentGates.leave(component);
       throw error;
     }
     try {
-      let answer = await this.#run(task, group);
-      if (answer === NEED_CODE) answer = await this.#run({ ...task, code: await loadCode() }, group);
-      if (answer === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
-      return answer;
+      return await this.#runWithCode(task, loadCode, group);
     } finally {
-      if (depth === 0) {
-        this.#gate.leave();
-        this.#componentGates.leave(component);
-      }
+      this.#gate.leave();
+      this.#componentGates.leave(component);
     }
+  }
+
+  async #runWithCode(task: ExecutionTask, loadCode: () => Promise<ComponentCode>, group: ExecutionGroup | undefined): Promise<string> {
+    const answer = await this.#run(task, group);
+    if (answer !== NEED_CODE) return answer;
+    const retried = await this.#run({ ...task, code: await loadCode() }, group);
+    if (retried === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
+    return retried;
   }
 
   #run(task: ExecutionTask, group: ExecutionGroup | undefined): Promise<string> {
@@ -163,8 +168,7 @@ export class SandboxPool {
     const items = group.pending;
     group.pending = [];
     group.scheduled = false;
-    const sent = items.length === 1 ? this.#send(items[0]!.task).then((answer) => [answer as string]) : (this.#send({ group: items.map((item) => item.task) }) as Promise<string[]>);
-    sent.then(
+    (this.#send({ group: items.map((item) => item.task) }) as Promise<string[]>).then(
       (answers) => items.forEach((item, index) => item.resolve(answers[index]!)),
       (error: unknown) => items.forEach((item) => item.reject(error)),
     );

@@ -4,7 +4,7 @@ import { TesseraError } from '../../errors/errors';
 import { assertNotPublished, publishPackage } from '../../publish/publish-package';
 import { mayPublish, tokenOf } from '../../publish/tenant-tokens';
 import { noPackageError } from '../../publish/unpack-package';
-import { errorReply } from '../error-body';
+import { errorReply, unexpectedError } from '../error-body';
 import type { RegistryServices } from '../registry-services';
 
 type PutRequest = FastifyRequest<{ Params: { name: string; version: string }; Querystring: { dryRun?: string } }>;
@@ -81,6 +81,6 @@ function publishError(error: FastifyError, limit: number): TesseraError {
     case 'FST_FIELDS_LIMIT':
       return noPackageError();
     default:
-      return new TesseraError('GENERIC_ERROR', 'The registry failed unexpectedly while answering.', { cause: error });
+      return unexpectedError(error);
   }
 }
