@@ -1,5 +1,6 @@
 import ivm from 'isolated-vm';
 import { hardenIntrinsics } from './harden-intrinsics';
+import { onThisThread, type FastPath } from './fast-path';
 import { installPrelude } from './isolate-prelude';
 import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
 
@@ -11,9 +12,19 @@ export type BridgeFunction = (execId: number, op: string, payloadJson: string, s
 
 type DisposeReason = 'timeout' | 'memory' | 'evicted';
 
+interface EntryPoints {
+  run: ivm.Reference;
+  start: ivm.Reference;
+  take: ivm.Reference;
+  wait: ivm.Reference;
+}
+
 const failure = (code: string, message: string): string => JSON.stringify({ ok: false, code, message });
 const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
 const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
+
+const asyncCall = (timeoutMs: number) =>
+  ({ arguments: { copy: true }, result: { promise: true, copy: true }, timeout: bounded(Math.max(1, timeoutMs)) }) as const;
 
 /** How long a heap reading waits for a busy isolate before the previous reading stands in. */
 const HEAP_READING_WAIT_MS = 50;
@@ -78,17 +89,19 @@ async function within<T>(promise: Promise<T>, ms: number, fallback: () => T): Pr
  */
 export class ComponentIsolate {
   readonly #isolate: ivm.Isolate;
-  readonly #run: ivm.Reference;
+  readonly #entries: EntryPoints;
   readonly #waiters: Waiters;
+  readonly #fastPath: FastPath;
   #disposeReason: DisposeReason | undefined;
   #inflight = 0;
   #evicted = false;
   #heapBytes = 0;
 
-  private constructor(isolate: ivm.Isolate, run: ivm.Reference, waiters: Waiters) {
+  private constructor(isolate: ivm.Isolate, entries: EntryPoints, waiters: Waiters, fastPath: FastPath) {
     this.#isolate = isolate;
-    this.#run = run;
+    this.#entries = entries;
     this.#waiters = waiters;
+    this.#fastPath = fastPath;
   }
 
   /**
@@ -98,7 +111,13 @@ export class ComponentIsolate {
    * it. Without `onCatastrophicError` that aborts the whole process; with it, isolated-vm parks the
    * isolate's thread for good and the executions in it are answered MEMORY_LIMIT_EXCEEDED here.
    */
-  static async create(code: ComponentCode, limits: SandboxLimits, bridge: BridgeFunction, onLost: () => void): Promise<ComponentIsolate | string> {
+  static async create(
+    code: ComponentCode,
+    limits: SandboxLimits,
+    bridge: BridgeFunction,
+    onLost: () => void,
+    fastPath: FastPath,
+  ): Promise<ComponentIsolate | string> {
     const waiters = new Waiters();
     const isolate = new ivm.Isolate({
       memoryLimit: limits.memoryMb,
@@ -115,9 +134,13 @@ export class ComponentIsolate {
         [bridge],
         { arguments: { reference: true } },
       );
-      const run = (await context.global.get('__tesseraRun', { reference: true })) as ivm.Reference;
-      await context.global.delete('__tesseraRun');
-      await context.global.delete('__tesseraDescribe');
+      const entries: EntryPoints = {
+        run: (await context.global.get('__tesseraRun', { reference: true })) as ivm.Reference,
+        start: (await context.global.get('__tesseraStart', { reference: true })) as ivm.Reference,
+        take: (await context.global.get('__tesseraTake', { reference: true })) as ivm.Reference,
+        wait: (await context.global.get('__tesseraWait', { reference: true })) as ivm.Reference,
+      };
+      for (const name of ['__tesseraRun', '__tesseraStart', '__tesseraTake', '__tesseraWait', '__tesseraDescribe']) await context.global.delete(name);
 
       const template = await isolate.compileScript(
         `__tesseraDefineTemplate((function(){var oc;${code.template}\n;return oc.components;})(), ${JSON.stringify(code.templateKey)});`,
@@ -128,7 +151,7 @@ export class ComponentIsolate {
         const loaded = (await server.run(context, { timeout: bounded(limits.timeoutMs) })) as string;
         if (!JSON.parse(loaded).ok) return loaded;
       }
-      return new ComponentIsolate(isolate, run, waiters);
+      return new ComponentIsolate(isolate, entries, waiters, fastPath);
     };
     const built = build().catch((error: unknown) => classify(error, isolate.isDisposed ? 'memory' : undefined));
     const answer = await within(waiters.race(built), limits.timeoutMs, (): string => TIMEOUT_FAILURE);
@@ -143,23 +166,59 @@ export class ComponentIsolate {
   /**
    * Runs one execution; always answers JSON (`{ok: true, …}` or a coded failure), at the latest
    * when the time limit passes: the wall clock also stops never-settling promises and loops that
-   * run after an `await`, which the isolate's own CPU timeout does not see.
+   * run after an `await`, which the isolate's own CPU timeout does not see. Once the isolate has
+   * earned the fast path (workers/fast-path.ts) the execution starts on this thread.
    */
   async execute(inputJson: string, execId: number, timeoutMs: number): Promise<string> {
     this.#inflight++;
-    const options = { arguments: { copy: true }, result: { promise: true, copy: true }, timeout: bounded(timeoutMs) } as const;
-    const run = this.#run.apply(undefined, [inputJson, execId], options).then(
-      (answer) => answer as string,
-      (error: unknown) => classify(error, this.#disposeReason ?? (this.#isolate.isDisposed ? 'memory' : undefined)),
-    );
+    const started = performance.now();
     try {
-      return (await within(this.#waiters.race(run), timeoutMs, () => {
-        this.dispose('timeout');
-        return TIMEOUT_FAILURE;
-      })) as string;
+      let answer: string;
+      if (this.#fastPath.open) {
+        const settled = this.#startOnThisThread(inputJson, execId, timeoutMs);
+        const held = performance.now() - started;
+        this.#fastPath.held(held);
+        answer = settled ?? (await this.#settle(this.#entries.wait.apply(undefined, [execId], asyncCall(timeoutMs - held)), timeoutMs - held));
+      } else {
+        answer = await this.#settle(this.#entries.run.apply(undefined, [inputJson, execId], asyncCall(timeoutMs)), timeoutMs);
+        this.#fastPath.answered(performance.now() - started);
+      }
+      if (answer === TIMEOUT_FAILURE || answer === MEMORY_FAILURE) this.#fastPath.breached();
+      return answer;
     } finally {
       if (--this.#inflight === 0 && this.#evicted) this.dispose('evicted');
     }
+  }
+
+  /**
+   * Starts an execution synchronously and answers its result if it settled within the call
+   * (isolated-vm runs the isolate's microtasks before the call returns, under the same time limit),
+   * or undefined while it awaits something from outside, such as a nested render.
+   */
+  #startOnThisThread(inputJson: string, execId: number, timeoutMs: number): string | undefined {
+    try {
+      return onThisThread(() => {
+        this.#entries.start.applySync(undefined, [inputJson, execId], { arguments: { copy: true }, timeout: bounded(timeoutMs) });
+        return this.#entries.take.applySync(undefined, [execId], { result: { copy: true } }) as string | undefined;
+      });
+    } catch (error) {
+      // Tenant errors are answers, caught inside the isolate: a throw here is a breached limit.
+      const answer = classify(error, this.#isolate.isDisposed ? 'memory' : undefined);
+      this.dispose(answer === TIMEOUT_FAILURE ? 'timeout' : 'memory');
+      return answer;
+    }
+  }
+
+  /** Waits for an asynchronous execution, bounded by the wall clock and by the loss of the isolate. */
+  async #settle(running: Promise<unknown>, timeoutMs: number): Promise<string> {
+    const answer = running.then(
+      (json) => json as string,
+      (error: unknown) => classify(error, this.#disposeReason ?? (this.#isolate.isDisposed ? 'memory' : undefined)),
+    );
+    return (await within(this.#waiters.race(answer), timeoutMs, () => {
+      this.dispose('timeout');
+      return TIMEOUT_FAILURE;
+    })) as string;
   }
 
   /** Called when the worker drops this isolate from its warm set; running executions finish first. */

@@ -129,7 +129,7 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     return stringify({ kind: 'modern', parameters: definition.modern.parameters, actions: keys(definition.modern.actions) });
   };
 
-  global.__tesseraRun = async (inputJson: string, execId: number): Promise<string> => {
+  const run = async (inputJson: string, execId: number): Promise<string> => {
     const input = parse(inputJson);
     const headers: Record<string, string> = {};
     const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
@@ -245,5 +245,33 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
       }
       return json;
     }
+  };
+  global.__tesseraRun = run;
+
+  // Executions started synchronously on the worker's thread (see workers/component-isolate.ts): the
+  // answers of those that settled within the call, and the promises of those still waiting.
+  const settled = new Map<number, string>();
+  const waiting = new Map<number, Promise<string>>();
+  global.__tesseraStart = (inputJson: string, execId: number): void => {
+    const answer = run(inputJson, execId).then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'));
+    waiting.set(execId, answer);
+    answer.then((json) => {
+      waiting.delete(execId);
+      settled.set(execId, json);
+    });
+  };
+  const take = (execId: number): string | undefined => {
+    const answer = settled.get(execId);
+    settled.delete(execId);
+    return answer;
+  };
+  global.__tesseraTake = take;
+  global.__tesseraWait = (execId: number): Promise<string> | string | undefined => {
+    const answer = waiting.get(execId);
+    if (answer === undefined) return take(execId);
+    return answer.then((json) => {
+      settled.delete(execId);
+      return json;
+    });
   };
 }

@@ -4,9 +4,10 @@
  * thread free, so parents waiting on children never starve the pool).
  */
 import v8 from 'node:v8';
-import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
+import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { ComponentIsolate } from './component-isolate';
-import { NEED_CODE, type BridgeRequest, type ExecutionGroupTask, type ExecutionTask, type FrontMessage, type SandboxLimits, type WorkerMessage } from '../src/sandbox/protocol';
+import { FastPath, threadUse } from './fast-path';
+import { NEED_CODE, type BridgeRequest, type ExecutionGroupTask, type ExecutionTask, type FrontMessage, type SandboxLimits, type WorkerHello, type WorkerMessage } from '../src/sandbox/protocol';
 
 // Resizable ArrayBuffers (`new ArrayBuffer(n, {maxByteLength})`) commit memory outside the
 // isolate's allocator, so they escape its memory limit. V8 reads this flag when it creates a
@@ -21,7 +22,8 @@ let nextExecId = 1;
 let nextBridgeId = 1;
 
 const { port1: bridgePort, port2: frontPort } = new MessageChannel();
-parentPort!.postMessage({ type: 'tessera-bridge-port', port: frontPort }, [frontPort]);
+const hello: WorkerHello = { type: 'tessera-bridge-port', port: frontPort, threadId, threadUse: threadUse.buffer as SharedArrayBuffer };
+parentPort!.postMessage(hello, [frontPort]);
 bridgePort.on('message', (message: FrontMessage) => {
   if ('type' in message) {
     void stats().then((figures) => post({ type: 'stats', id: message.id, ...figures }));
@@ -91,7 +93,7 @@ async function isolateFor(task: ExecutionTask): Promise<ComponentIsolate | strin
     warm.delete(task.key);
   }
   if (!task.code) return undefined;
-  entry = ComponentIsolate.create(task.code, limits, bridge, () => post({ type: 'isolate-lost' }));
+  entry = ComponentIsolate.create(task.code, limits, bridge, () => post({ type: 'isolate-lost' }), new FastPath(task.key, task.code.plugins));
   warm.set(task.key, entry);
   evictColdest();
   return entry;

@@ -49,7 +49,12 @@ export class ComponentVersion {
       this.descriptor.oc.files.dataProvider ? this.#storage.readFile(this.name, this.version, 'server.js') : undefined,
     ]);
     if (!template) throw new Error(`${this.name}@${this.version} has no template.js in storage.`);
-    return { template: template.toString('utf8'), templateKey: this.templateKey, server: server?.toString('utf8') };
+    return {
+      template: template.toString('utf8'),
+      templateKey: this.templateKey,
+      server: server?.toString('utf8'),
+      plugins: (this.descriptor.oc.plugins ?? []).length > 0,
+    };
   }
 
   static async read(storage: StorageAdapter, name: string, version: string): Promise<ComponentVersion | undefined> {

@@ -14,6 +14,8 @@ export interface ComponentCode {
   template: string;
   templateKey: string;
   server?: string;
+  /** The version declares plugins: its executions run asynchronously (a plugin call sleeps the isolate's thread). */
+  plugins: boolean;
 }
 
 export interface ExecutionTask {
@@ -32,6 +34,15 @@ export interface ExecutionGroupTask {
 
 /** A worker's answer: the execution result JSON, or NEED_CODE when it must be sent the code. */
 export const NEED_CODE = '"need-code"';
+
+/** A worker's first message, through piscina: its bridge port, and what the front watches of its thread. */
+export interface WorkerHello {
+  type: 'tessera-bridge-port';
+  port: import('node:worker_threads').MessagePort;
+  threadId: number;
+  /** Its thread's use by synchronous executions (see src/sandbox/stuck-workers.ts). */
+  threadUse: SharedArrayBuffer;
+}
 
 /** Messages from a worker to the front, on the bridge port each worker opens at start. */
 export interface BridgeRequest {

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
 import { ComponentGates } from './component-gates';
+import { StuckWorkers } from './stuck-workers';
 import {
   NEED_CODE,
   type BridgeRequest,
@@ -13,6 +14,7 @@ import {
   type FrontMessage,
   type SandboxLimits,
   type WorkerMessage,
+  type WorkerHello,
   type WorkerStats,
 } from './protocol';
 
@@ -70,10 +72,12 @@ export class SandboxPool {
   readonly #gate: AdmissionGate;
   readonly #componentGates: ComponentGates;
   readonly #events: SandboxEvents | undefined;
-  readonly #ports = new Set<MessagePort>();
+  /** Each worker's bridge port, by thread id. */
+  readonly #workerPorts = new Map<number, MessagePort>();
   readonly #pendingStats = new Map<number, (stats: WorkerStats) => void>();
   #nextStatsId = 1;
   #isolatesLost = 0;
+  readonly #stuckWorkers: StuckWorkers;
   #closing = false;
 
   constructor(options: SandboxPoolOptions) {
@@ -93,9 +97,10 @@ export class SandboxPool {
       idleTimeout: Number.POSITIVE_INFINITY,
       workerData: options.limits,
     });
-    this.#piscina.on('message', (message: { type?: string; port?: MessagePort }) => {
-      if (message?.type === 'tessera-bridge-port' && message.port) this.#listen(message.port);
+    this.#piscina.on('message', (message: Partial<WorkerHello>) => {
+      if (message?.type === 'tessera-bridge-port' && message.port) this.#listen(message as WorkerHello);
     });
+    this.#stuckWorkers = new StuckWorkers(options.limits.timeoutMs, () => this.#piscina.threads, (worker) => this.#abandon(worker));
     // A worker that dies is replaced by piscina; its tasks are rejected and answered below.
     this.#piscina.on('error', () => {});
     this.#piscina.on('workerDestroy', () => {
@@ -103,7 +108,21 @@ export class SandboxPool {
     });
   }
 
-  #listen(port: MessagePort): void {
+  /**
+   * Gives up a worker whose thread V8 parked (an isolate lost on the fast path): its port is
+   * dropped and piscina, told the worker failed, answers its tasks SANDBOX_CRASHED and starts a
+   * replacement. The parked thread stays.
+   */
+  #abandon(worker: Worker): void {
+    this.#isolatesLost++;
+    this.#events?.isolateLost();
+    this.#workerPorts.get(worker.threadId)?.close();
+    worker.emit('error', new Error('The sandbox worker stopped answering: its thread is held past the time limit.'));
+  }
+
+  #listen({ port, threadId, threadUse }: WorkerHello): void {
+    this.#stuckWorkers.watch(threadId, new Int32Array(threadUse));
+    this.#workerPorts.set(threadId, port);
     const send = (message: FrontMessage) => port.postMessage(message);
     port.on('message', (message: WorkerMessage) => {
       if (!('type' in message)) {
@@ -118,8 +137,10 @@ export class SandboxPool {
         this.#events?.isolateLost();
       }
     });
-    port.on('close', () => this.#ports.delete(port));
-    this.#ports.add(port);
+    port.on('close', () => {
+      this.#workerPorts.delete(threadId);
+      this.#stuckWorkers.forget(threadId);
+    });
     port.unref();
   }
 
@@ -191,7 +212,7 @@ export class SandboxPool {
   /** Warm isolates and their heap, summed over the workers that answer in time. */
   async stats(): Promise<SandboxStats> {
     const answers = await Promise.all(
-      [...this.#ports].map(
+      [...this.#workerPorts.values()].map(
         (port) =>
           new Promise<WorkerStats | undefined>((resolve) => {
             const id = this.#nextStatsId++;
@@ -231,6 +252,7 @@ export class SandboxPool {
    */
   async close(): Promise<void> {
     this.#closing = true;
+    this.#stuckWorkers.stop();
     const closed = this.#piscina.close({ force: true });
     if (this.#isolatesLost === 0) return closed;
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_AFTER_LOSS_MS).unref())]);

@@ -3,14 +3,16 @@
  * unable to exit normally (an isolate V8 lost control of keeps a parked thread). The test that
  * spawns it reads the address from the first stdout line and ends the process with SIGKILL.
  *
- * argv: the component folders to publish. Limits as in the other sandbox tests.
+ * argv: the component folders to publish. Limits as in the other sandbox tests; the environment
+ * may set TESSERA_TEST_WORKERS and TESSERA_TEST_TIMEOUT_MS.
  */
 import { startRegistry } from '../helpers/start-registry';
 
 const teardowns: Array<() => unknown> = [];
 startRegistry({ teardown: (fn) => teardowns.push(fn) }, process.argv.slice(2), (config) => {
   config.limits.memoryMb = 32;
-  config.limits.executionTimeoutMs = 5000;
+  config.limits.executionTimeoutMs = Number(process.env.TESSERA_TEST_TIMEOUT_MS ?? 5000);
+  config.limits.workers = Number(process.env.TESSERA_TEST_WORKERS ?? config.limits.workers);
 }).then(
   ({ url }) => process.stdout.write(`${JSON.stringify({ url })}\n`),
   (error: unknown) => {
