@@ -24,7 +24,7 @@ const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its e
 const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
 
 const asyncCall = (timeoutMs: number) =>
-  ({ arguments: { copy: true }, result: { promise: true, copy: true }, timeout: bounded(Math.max(1, timeoutMs)) }) as const;
+  ({ arguments: { copy: true }, result: { promise: true, copy: true }, timeout: bounded(Math.max(1, Math.ceil(timeoutMs))) }) as const;
 
 /** How long a heap reading waits for a busy isolate before the previous reading stands in. */
 const HEAP_READING_WAIT_MS = 50;

@@ -3,18 +3,36 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 const COMPONENTS = [fixture('rendering-child'), fixture('rendering-child-v2'), fixture('rendering-nested-parent')];
 
-t.test('ctx.renderComponent renders another component of the registry', async (t) => {
-  const { url } = await startRegistry(t, COMPONENTS);
-  const html = async (which: string) => {
+const CASES: Array<[string, string, string]> = [
+  ['callback', '<section><i>v1 {"who":"Ada"} trace=given</i></section>', 'callback(error, html) with version, parameters and headers'],
+  ['callback-only', '<section><i>v2 {} trace=none</i></section>', 'callback as the second argument; latest version'],
+  ['promise', '<section><i>v2 {} trace=none</i></section>', 'a promise when no callback is given'],
+  ['failing-child', '<section>Error(Component "rendering-child" failed: The child was asked to fail)</section>', 'a failing child rejects with an Error'],
+];
+
+interface Assert {
+  equal(found: unknown, wanted: unknown, message: string): unknown;
+}
+
+async function checkCases(t: Assert, url: string, round = ''): Promise<void> {
+  for (const [which, html, message] of CASES) {
     // The parent's own request headers must not reach the child unless it passes them.
     const { status, body } = await request(`${url}rendering-nested-parent?case=${which}`, { headers: { 'x-trace': 'parent' } });
-    t.equal(status, 200, which);
-    return body.html;
-  };
-  t.equal(await html('callback'), '<section><i>v1 {"who":"Ada"} trace=given</i></section>', 'callback(error, html) with version, parameters and headers');
-  t.equal(await html('callback-only'), '<section><i>v2 {} trace=none</i></section>', 'callback as the second argument; latest version');
-  t.equal(await html('promise'), '<section><i>v2 {} trace=none</i></section>', 'a promise when no callback is given');
-  t.equal(await html('failing-child'), '<section>Error(Component "rendering-child" failed: The child was asked to fail)</section>', 'a failing child rejects with an Error');
+    t.equal(status, 200, `${which}${round}`);
+    t.equal(body.html, html, `${message}${round}`);
+  }
+}
+
+t.test('ctx.renderComponent renders another component of the registry', async (t) => {
+  const { url } = await startRegistry(t, COMPONENTS);
+  await checkCases(t, url);
+});
+
+t.test('the same once the parent runs on the fast path (after its first quick answers, on one worker)', async (t) => {
+  const { url } = await startRegistry(t, COMPONENTS, (config) => {
+    config.limits.workers = 1;
+  });
+  for (let round = 1; round <= 4; round++) await checkCases(t, url, ` (round ${round})`);
 });
 
 t.test('the whole parent response', async (t) => {
