@@ -62,7 +62,3 @@ export interface SerializedError {
   message: string;
   details?: Record<string, unknown> | undefined;
 }
-
-export function isTesseraError(value: unknown): value is TesseraError {
-  return value instanceof TesseraError;
-}

@@ -8,7 +8,7 @@ export function applyComponentHeaders(reply: FastifyReply, result: Pick<RenderRe
 }
 
 /** `Set-Cookie` value with Express's conventions (value URI-encoded, `maxAge` in milliseconds). */
-export function serializeCookie({ name, value, options }: Cookie): string {
+function serializeCookie({ name, value, options }: Cookie): string {
   let cookie = `${name}=${encodeURIComponent(value)}`;
   if (typeof options['maxAge'] === 'number' && Number.isFinite(options['maxAge'])) {
     const maxAge = options['maxAge'];
@@ -21,8 +21,8 @@ export function serializeCookie({ name, value, options }: Cookie): string {
   cookie += `; Path=${typeof options['path'] === 'string' && /^[\x21-\x3a\x3c-\x7e]*$/.test(options['path']) ? options['path'] : '/'}`;
   if (options['httpOnly'] === true) cookie += '; HttpOnly';
   if (options['secure'] === true) cookie += '; Secure';
-  const sameSite = options['sameSite'] === true ? 'Strict' : typeof options['sameSite'] === 'string' ? options['sameSite'].toLowerCase() : undefined;
-  if (sameSite === 'strict' || sameSite === 'Strict') cookie += '; SameSite=Strict';
+  const sameSite = options['sameSite'] === true ? 'strict' : typeof options['sameSite'] === 'string' ? options['sameSite'].toLowerCase() : undefined;
+  if (sameSite === 'strict') cookie += '; SameSite=Strict';
   else if (sameSite === 'lax') cookie += '; SameSite=Lax';
   else if (sameSite === 'none') cookie += '; SameSite=None';
   return cookie;

@@ -103,30 +103,25 @@ export class RegistryMetrics {
         this.set(pool.queueSize);
       },
     });
-    new Gauge({
-      name: 'tessera_sandbox_workers',
-      help: 'Sandbox worker threads started and answering.',
-      registers: [this.registry],
-      async collect() {
-        this.set((await workerStats()).workers);
-      },
-    });
-    new Gauge({
-      name: 'tessera_sandbox_warm_isolates',
-      help: 'Component versions with a warm isolate, summed over the workers (a version warm in two workers counts twice).',
-      registers: [this.registry],
-      async collect() {
-        this.set((await workerStats()).warmIsolates);
-      },
-    });
-    new Gauge({
-      name: 'tessera_sandbox_isolate_heap_bytes',
-      help: 'Heap used by the warm isolates (external allocations included), summed over the workers.',
-      registers: [this.registry],
-      async collect() {
-        this.set((await workerStats()).heapBytes);
-      },
-    });
+    const fromWorkers: Array<[string, string, keyof SandboxStats]> = [
+      ['tessera_sandbox_workers', 'Sandbox worker threads started and answering.', 'workers'],
+      [
+        'tessera_sandbox_warm_isolates',
+        'Component versions with a warm isolate, summed over the workers (a version warm in two workers counts twice).',
+        'warmIsolates',
+      ],
+      ['tessera_sandbox_isolate_heap_bytes', 'Heap used by the warm isolates (external allocations included), summed over the workers.', 'heapBytes'],
+    ];
+    for (const [name, help, figure] of fromWorkers) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          this.set((await workerStats())[figure]);
+        },
+      });
+    }
   }
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {

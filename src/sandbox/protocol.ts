@@ -1,4 +1,5 @@
 /** What crosses between the front's thread and the sandbox workers (structured clone; no functions). */
+import type { MessagePort } from 'node:worker_threads';
 
 export interface SandboxLimits {
   memoryMb: number;
@@ -38,7 +39,7 @@ export const NEED_CODE = '"need-code"';
 /** A worker's first message, through piscina: its bridge port, and what the front watches of its thread. */
 export interface WorkerHello {
   type: 'tessera-bridge-port';
-  port: import('node:worker_threads').MessagePort;
+  port: MessagePort;
   threadId: number;
   /** Its thread's use by synchronous executions (see src/sandbox/stuck-workers.ts). */
   threadUse: SharedArrayBuffer;

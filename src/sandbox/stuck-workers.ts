@@ -5,11 +5,9 @@ const CHECK_EVERY_MS = 250;
 /** Margin past the time limit before a thread held by one call counts as lost. */
 const GRACE_MS = 2000;
 
-/** Shared with a worker: [synchronous calls started, 1 while one runs] (see workers/fast-path.ts). */
-export type ThreadUse = Int32Array;
-
 interface Watched {
-  use: ThreadUse;
+  /** Shared with the worker: [synchronous calls started, 1 while one runs] (see workers/fast-path.ts). */
+  use: Int32Array;
   /** The call count when the current call was first seen running, and when. */
   call: number;
   since: number;
@@ -43,7 +41,7 @@ export class StuckWorkers {
     }, CHECK_EVERY_MS).unref();
   }
 
-  watch(threadId: number, use: ThreadUse): void {
+  watch(threadId: number, use: Int32Array): void {
     this.#watched.set(threadId, { use, call: Atomics.load(use, 0), since: performance.now() });
   }
 

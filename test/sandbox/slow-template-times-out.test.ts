@@ -1,17 +1,3 @@
-import t from 'tap';
-import { fixture, startRegistry } from '../helpers/start-registry';
-import { BYSTANDER, hostileBesideBystander } from './bystander';
+import { timesOutBesideBystander } from './times-out';
 
-t.test('a view that never returns answers 504 EXECUTION_TIMEOUT and spares the bystander', async (t) => {
-  const started = await startRegistry(t, [fixture('hostile-slow-template'), BYSTANDER], (config) => {
-    config.limits.executionTimeoutMs = 300;
-  });
-  const expected = {
-    status: 504,
-    body: { code: 'EXECUTION_TIMEOUT', error: 'The component passed its execution time limit.', name: 'hostile-slow-template', requestVersion: '' },
-  };
-  const first = await hostileBesideBystander(t, started, 'hostile-slow-template', expected, { outlasts: true });
-  t.ok(first >= 300 && first < 3000, `stopped at the limit (${Math.round(first)} ms)`);
-  // The discarded isolate is rebuilt for the next request, which is stopped the same way.
-  await hostileBesideBystander(t, started, 'hostile-slow-template', expected, { outlasts: true });
-});
+timesOutBesideBystander('a view that never returns', 'hostile-slow-template');

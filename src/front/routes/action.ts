@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
-import { applyComponentHeaders } from '../apply-component-headers';
-import { errorReply } from '../error-body';
 import { baseUrlOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
+import { sendRender } from '../send-render';
 
 interface ActionParams {
   action: string;
@@ -20,8 +19,8 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
   const handler = async (request: FastifyRequest<{ Params: ActionParams }>, reply: FastifyReply) => {
     const { action, name } = request.params;
     const version = request.params.version ?? '';
-    try {
-      const result = await services.pipeline.render({
+    return sendRender(reply, services, { name, version }, () =>
+      services.pipeline.render({
         name,
         version,
         parameters: parametersOf(request.body),
@@ -30,13 +29,8 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
         depth: 0,
         baseUrl: baseUrlOf(request, services.config),
         action,
-      });
-      applyComponentHeaders(reply, result);
-      return reply.code(200).send(result.body);
-    } catch (error) {
-      const { status, body } = errorReply(error, name, version, services.config.development);
-      return reply.code(status).send(body);
-    }
+      }),
+    );
   };
   app.post('/~actions/:action/:name', handler);
   app.post('/~actions/:action/:name/:version', handler);

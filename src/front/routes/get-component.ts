@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { applyComponentHeaders } from '../apply-component-headers';
-import { errorReply } from '../error-body';
 import { baseUrlOf, clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
+import { sendRender } from '../send-render';
 
 interface ComponentParams {
   name: string;
@@ -14,8 +13,8 @@ export function registerGetComponent(app: FastifyInstance, services: RegistrySer
   const handler = async (request: FastifyRequest<{ Params: ComponentParams }>, reply: FastifyReply) => {
     const { name } = request.params;
     const version = request.params.version ?? '';
-    try {
-      const result = await services.pipeline.render({
+    return sendRender(reply, services, { name, version }, () =>
+      services.pipeline.render({
         name,
         version,
         parameters: request.query as Record<string, unknown>,
@@ -24,13 +23,8 @@ export function registerGetComponent(app: FastifyInstance, services: RegistrySer
         depth: 0,
         baseUrl: baseUrlOf(request, services.config),
         clientTemplates: clientTemplatesOf(request),
-      });
-      applyComponentHeaders(reply, result);
-      return reply.code(200).send(result.body);
-    } catch (error) {
-      const { status, body } = errorReply(error, name, version, services.config.development);
-      return reply.code(status).send(body);
-    }
+      }),
+    );
   };
   app.get('/:name', handler);
   app.get('/:name/:version', handler);
