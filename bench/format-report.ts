@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { median } from './load';
 import type { BenchSettings, MemoryReport, ScenarioReport, ThroughputRow } from './scenario';
 
 export interface Machine {
@@ -30,17 +31,18 @@ export function formatMethod(machine: Machine, settings: BenchSettings, notes: s
   return [
     `- date: ${machine.date}`,
     `- machine: ${machine.cpus} CPUs (nproc), ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, ${machine.system}; Node ${machine.node}`,
-    `- load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s measured after a ${settings.warmupSeconds} s unmeasured warm-up, in its own child process; everything on 127.0.0.1`,
-    '- servers: each in its own child process, one at a time: the registry with its default configuration over the embedded file-system storage, and the baseline, a plain fastify server answering a body of the same size as the registry\'s answer on the same route shape; scenarios run one after another, never concurrently',
-    '- req/s is autocannon\'s mean of per-second samples; p50 and p99 are latencies; ratio = req/s over the reference\'s req/s in the same run',
+    `- load: autocannon, ${settings.connections} connections, in its own child process; everything on 127.0.0.1`,
+    `- rounds: each server of a comparison is warmed for ${settings.warmupSeconds} s (unmeasured), then measured ${settings.rounds} times for ${settings.durationSeconds} s, in turn with the other (registry, reference, registry, reference…)`,
+    '- servers: each in its own child process: the registry with its default configuration over the embedded file-system storage, and the baseline, a plain fastify server answering a body of the same size as the registry\'s answer on the same route shape; only one server is under load at a time, and scenarios run one after another',
+    '- req/s = requests answered over the measured time of all rounds; p50 is the median round\'s, p99 the worst round\'s; ratio = the median of the rounds\' ratios (req/s over the reference\'s req/s in the round right after)',
     ...notes.map((note) => `- ${note}`),
   ].join('\n');
 }
 
 function throughputLine(row: ThroughputRow): string {
-  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | |`;
+  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | |`;
   const { result, reference } = row;
-  const ratio = reference ? result.requestsPerSecond / reference.result.requestsPerSecond : undefined;
+  const ratio = reference ? median(reference.roundRatios) : undefined;
   const target = row.target === undefined ? '' : `≥ ${row.target.toFixed(2)} ${ratio !== undefined && ratio >= row.target ? 'met' : 'missed'}`;
   return [
     '',
@@ -52,6 +54,7 @@ function throughputLine(row: ThroughputRow): string {
     reference?.label ?? '',
     reference ? integer(reference.result.requestsPerSecond) : '',
     ratio === undefined ? '' : ratio.toFixed(3),
+    reference ? reference.roundRatios.map((r) => r.toFixed(3)).join(', ') : '',
     target,
     '',
   ]
@@ -61,8 +64,8 @@ function throughputLine(row: ThroughputRow): string {
 
 export function formatThroughput(rows: ThroughputRow[]): string {
   return [
-    '| scenario | req/s | p50 ms | p99 ms | failed requests | compared with | its req/s | ratio | target |',
-    '|---|---:|---:|---:|---:|---|---:|---:|---|',
+    '| scenario | req/s | p50 ms | p99 ms | failed requests | compared with | its req/s | ratio | ratio per round | target |',
+    '|---|---:|---:|---:|---:|---|---:|---:|---|---|',
     ...rows.map(throughputLine),
   ].join('\n');
 }

@@ -16,7 +16,8 @@ process.once('message', (options: LoadOptions) => {
   }).then(
     (result) => {
       const summary: LoadResult = {
-        requestsPerSecond: result.requests.average,
+        requestsPerSecond: result.requests.total / result.duration,
+        seconds: result.duration,
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         requests: result.requests.total,

@@ -11,7 +11,10 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
+  /** Requests answered over the measured time. */
   requestsPerSecond: number;
+  /** The measured time. */
+  seconds: number;
   p50Ms: number;
   p99Ms: number;
   requests: number;
@@ -33,8 +36,58 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
 }
 
-/** A short unmeasured load (JIT, warm isolates, connection set-up), then the measured one. */
-export async function warmThenMeasure(options: LoadOptions, warmupSeconds: number): Promise<LoadResult> {
-  if (warmupSeconds > 0) await runLoad({ ...options, durationSeconds: warmupSeconds });
-  return runLoad(options);
+/** What two servers measured in alternating rounds answered: each one's whole load, and the ratio per round. */
+export interface AlternatingResult {
+  subject: LoadResult;
+  reference: LoadResult;
+  /** subject req/s over reference req/s, one per round, in the order measured. */
+  roundRatios: number[];
+}
+
+/**
+ * Warms both servers (unmeasured), then measures them in turn, `rounds` times each: subject,
+ * reference, subject, reference… Load from elsewhere on the machine comes and goes over seconds;
+ * alternating short rounds makes both sides meet it alike, so their ratio holds steadier than
+ * one long measurement of each after the other.
+ */
+export async function measureInRounds(
+  subject: LoadOptions,
+  reference: LoadOptions,
+  settings: { rounds: number; warmupSeconds: number },
+): Promise<AlternatingResult> {
+  if (settings.warmupSeconds > 0) {
+    await runLoad({ ...subject, durationSeconds: settings.warmupSeconds });
+    await runLoad({ ...reference, durationSeconds: settings.warmupSeconds });
+  }
+  const subjectRounds: LoadResult[] = [];
+  const referenceRounds: LoadResult[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    subjectRounds.push(await runLoad(subject));
+    referenceRounds.push(await runLoad(reference));
+  }
+  return {
+    subject: combine(subjectRounds),
+    reference: combine(referenceRounds),
+    roundRatios: subjectRounds.map((result, round) => result.requestsPerSecond / referenceRounds[round]!.requestsPerSecond),
+  };
+}
+
+/** Rounds as one load: req/s over the whole measured time, the median round's p50, the worst round's p99. */
+function combine(rounds: LoadResult[]): LoadResult {
+  const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
+  const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+  return {
+    requestsPerSecond: requests / seconds,
+    p50Ms: median(rounds.map((round) => round.p50Ms)),
+    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    seconds,
+    requests,
+    failures: rounds.reduce((sum, round) => sum + round.failures, 0),
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

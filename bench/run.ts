@@ -2,8 +2,8 @@
  * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
  * and records them in bench/README.md.
  *
- *   npm run bench -- [--scenarios render,batch-5,nested,limits,memory] [--duration 10] [--warmup 3]
- *                    [--connections 50] [--remark "text recorded with the results"] [--print-only]
+ *   npm run bench -- [--scenarios render,batch-5,nested,limits,memory] [--rounds 5] [--duration 3]
+ *                    [--warmup 3] [--connections 50] [--remark "text recorded with the results"] [--print-only]
  */
 import { parseArgs } from 'node:util';
 import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
@@ -22,11 +22,21 @@ const SCENARIOS: Scenario[] = [renderScenario, batchScenario, nestedScenario, li
 const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'];
 const BENCH_COMPONENTS_USED = ['bench-nested-parent', 'bench-nested-badge'];
 
+/** An option's number, refused unless it is at least `min` (and whole when asked). */
+function numberOption(option: string, text: string, min: number, whole: boolean): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
+    throw new Error(`--${option} must be ${whole ? 'a whole number' : 'a number'} of at least ${min}; it is "${text}".`);
+  }
+  return value;
+}
+
 function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark?: string; record: boolean } {
   const { values } = parseArgs({
     options: {
       scenarios: { type: 'string', default: SCENARIOS.map((s) => s.name).join(',') },
-      duration: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '5' },
+      duration: { type: 'string', default: '3' },
       warmup: { type: 'string', default: '3' },
       connections: { type: 'string', default: '50' },
       remark: { type: 'string' },
@@ -37,7 +47,12 @@ function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark
   const unknown = names.filter((name) => !SCENARIOS.some((s) => s.name === name));
   if (unknown.length > 0) throw new Error(`Unknown scenarios: ${unknown.join(', ')}. Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
   return {
-    settings: { durationSeconds: Number(values.duration), warmupSeconds: Number(values.warmup), connections: Number(values.connections) },
+    settings: {
+      durationSeconds: numberOption('duration', values.duration, 1, false),
+      rounds: numberOption('rounds', values.rounds, 1, true),
+      warmupSeconds: numberOption('warmup', values.warmup, 0, false),
+      connections: numberOption('connections', values.connections, 1, true),
+    },
     scenarios: SCENARIOS.filter((s) => names.includes(s.name)),
     remark: values.remark,
     record: !values['print-only'],

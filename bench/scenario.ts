@@ -1,10 +1,13 @@
 import path from 'node:path';
-import { warmThenMeasure, type LoadResult } from './load';
+import { measureInRounds, type LoadOptions, type LoadResult } from './load';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 export interface BenchSettings {
   connections: number;
+  /** Measured seconds of each round, per server. */
   durationSeconds: number;
+  /** Rounds per comparison: each server is measured this many times, in turn with the other. */
+  rounds: number;
   warmupSeconds: number;
 }
 
@@ -21,8 +24,8 @@ export interface BenchEnvironment {
 export interface ThroughputRow {
   scenario: string;
   result?: LoadResult;
-  /** What the ratio is taken against, measured in the same run. */
-  reference?: { label: string; result: LoadResult };
+  /** What the ratio is taken against, measured in the same run, in rounds alternating with `result`'s. */
+  reference?: { label: string; result: LoadResult; roundRatios: number[] };
   target?: number;
   /** Why the scenario did not run. */
   skipped?: string;
@@ -82,15 +85,21 @@ export function probeProblem(request: BenchRequest, answer: { status: number; te
   return `${request.method} /${request.path.split('?')[0]} answered ${answer.status}${code.trimEnd()}`;
 }
 
-export const load = (settings: BenchSettings, baseUrl: string, request: BenchRequest) =>
-  warmThenMeasure(
-    { url: baseUrl + request.path, connections: settings.connections, durationSeconds: settings.durationSeconds, method: request.method, body: request.body },
-    settings.warmupSeconds,
-  );
+const loadOptions = (settings: BenchSettings, baseUrl: string, request: BenchRequest): LoadOptions => ({
+  url: baseUrl + request.path,
+  connections: settings.connections,
+  durationSeconds: settings.durationSeconds,
+  method: request.method,
+  body: request.body,
+});
+
+/** Measures `request` on two servers in alternating rounds (bench/load.ts). */
+export const compareInRounds = (settings: BenchSettings, subjectUrl: string, referenceUrl: string, request: BenchRequest) =>
+  measureInRounds(loadOptions(settings, subjectUrl, request), loadOptions(settings, referenceUrl, request), settings);
 
 /**
- * Measures `request` on the registry, then a plain fastify server answering a body of the same
- * size on the same route shape, one after the other; `registryBody` is the registry's answer.
+ * Measures `request` on the registry and on a plain fastify server answering a body of the same
+ * size on the same route shape, in alternating rounds; `registryBody` is the registry's answer.
  */
 export async function compareWithBaseline(
   settings: BenchSettings,
@@ -100,13 +109,12 @@ export async function compareWithBaseline(
   registryBody: string,
   target?: number,
 ): Promise<ThroughputRow> {
-  const result = await load(settings, registryUrl, request);
   const baseline = await startServerProcess(BASELINE_SERVER, { body: registryBody });
   try {
     const answer = await probe(baseline.url, request);
     if (Buffer.byteLength(answer.text) !== Buffer.byteLength(registryBody)) throw new Error('The baseline answered a body of another size.');
-    const reference = await load(settings, baseline.url, request);
-    return { scenario, result, reference: { label: `plain fastify, ${Buffer.byteLength(registryBody)}-byte body`, result: reference }, target };
+    const { subject, reference, roundRatios } = await compareInRounds(settings, registryUrl, baseline.url, request);
+    return { scenario, result: subject, reference: { label: `plain fastify, ${Buffer.byteLength(registryBody)}-byte body`, result: reference, roundRatios }, target };
   } finally {
     await baseline.stop();
   }

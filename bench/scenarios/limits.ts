@@ -1,5 +1,5 @@
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
-import { load, probe, probeProblem, REGISTRY_SERVER, type BenchRequest, type BenchSettings, type Scenario } from '../scenario';
+import { compareInRounds, probe, probeProblem, REGISTRY_SERVER, type BenchRequest, type Scenario } from '../scenario';
 import { startServerProcess } from '../server-process';
 
 type Limits = RegistryConfig['limits'];
@@ -22,15 +22,15 @@ function liftedLimits(): Partial<Limits> {
   return lifted;
 }
 
-async function measureWith(settings: BenchSettings, storagePath: string, limits: Partial<Limits>) {
+/** A registry over `storagePath` with `limits`, checked to answer the request. */
+async function startRegistryWith(storagePath: string, limits: Partial<Limits>) {
   const registry = await startServerProcess(REGISTRY_SERVER, { storagePath, limits });
-  try {
-    const problem = probeProblem(REQUEST, await probe(registry.url, REQUEST));
-    if (problem) throw new Error(problem);
-    return await load(settings, registry.url, REQUEST);
-  } finally {
+  const problem = probeProblem(REQUEST, await probe(registry.url, REQUEST));
+  if (problem) {
     await registry.stop();
+    throw new Error(problem);
   }
+  return registry;
 }
 
 /** The cost of isolation limits: the same rendered GET with the default limits, then with every limit lifted. */
@@ -41,18 +41,27 @@ export const limitsScenario: Scenario = {
     const lifted = liftedLimits();
     const defaults = defaultConfig().limits as unknown as Record<string, number>;
     const notes = [
-      `limits: \`GET /hello-world?name=Ada\` on a registry with the default limits, then on a fresh one with every limit lifted (${Object.entries(lifted)
+      `limits: \`GET /hello-world?name=Ada\` on a registry with the default limits, and on a second one with every limit lifted, measured in alternating rounds (${Object.entries(lifted)
         .map(([key, value]) => `${key} ${defaults[key]} → ${value}`)
         .join(', ')}); pool shape unchanged.`,
     ];
-    const limitsOn = await measureWith(env.settings, env.storagePath, {});
-    const limitsOff = await measureWith(env.settings, env.storagePath, lifted);
-    return {
-      rows: [
-        { scenario: 'limits on (defaults)', result: limitsOn, reference: { label: 'limits off (best case)', result: limitsOff } },
-        { scenario: 'limits off (best case)', result: limitsOff },
-      ],
-      notes,
-    };
+    const limitsOn = await startRegistryWith(env.storagePath, {});
+    try {
+      const limitsOff = await startRegistryWith(env.storagePath, lifted);
+      try {
+        const { subject, reference, roundRatios } = await compareInRounds(env.settings, limitsOn.url, limitsOff.url, REQUEST);
+        return {
+          rows: [
+            { scenario: 'limits on (defaults)', result: subject, reference: { label: 'limits off (best case)', result: reference, roundRatios } },
+            { scenario: 'limits off (best case)', result: reference },
+          ],
+          notes,
+        };
+      } finally {
+        await limitsOff.stop();
+      }
+    } finally {
+      await limitsOn.stop();
+    }
   },
 };
