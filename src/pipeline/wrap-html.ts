@@ -24,7 +24,10 @@ export function wrapHtml(html: string, options: WrapOptions): string {
   );
 }
 
-const escapeAttribute = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const ESCAPED_IN_ATTRIBUTES = /[&"<]/;
+/** Most values (names, versions, plain hrefs) need no escaping; testing first spares three replacements. */
+const escapeAttribute = (value: string): string =>
+  ESCAPED_IN_ATTRIBUTES.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;') : value;
 
 /** A JSON string literal that cannot close the surrounding script element. */
 const jsString = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c');
