@@ -16,14 +16,18 @@ export class AdmissionGate {
     this.#maxQueue = maxQueue;
   }
 
-  /** Resolves when the execution may start; OVERLOADED when the queue is full. */
-  async enter(): Promise<void> {
+  /**
+   * Takes a slot: answers undefined when one was free, else a promise resolved when a slot is
+   * handed over. Throws OVERLOADED when the queue is full. Not async: a free slot, the usual case,
+   * costs no promise.
+   */
+  enter(): Promise<void> | undefined {
     if (this.#running < this.#capacity) {
       this.#running++;
-      return;
+      return undefined;
     }
     if (this.#waiting.length >= this.#maxQueue) throw new TesseraError('OVERLOADED');
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    return new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
   /** Hands the slot to the oldest waiting execution, or frees it. */

@@ -17,8 +17,11 @@ export class ComponentGates {
     this.#maxQueue = maxQueue;
   }
 
-  /** Resolves when the component may run one more execution; OVERLOADED when its queue is full. */
-  async enter(component: string): Promise<void> {
+  /**
+   * Takes one of the component's slots: undefined when one was free, else a promise resolved when
+   * one is handed over. Throws OVERLOADED when the component's queue is full.
+   */
+  enter(component: string): Promise<void> | undefined {
     let entry = this.#gates.get(component);
     if (!entry) {
       entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0 };
@@ -26,7 +29,7 @@ export class ComponentGates {
     }
     entry.users++;
     try {
-      await entry.gate.enter();
+      return entry.gate.enter();
     } catch (error) {
       this.#release(component, entry);
       throw error;

@@ -95,6 +95,8 @@ export class SandboxPool {
       // Workers must keep their event loop running between tasks for bridge answers and timers.
       atomics: 'async',
       idleTimeout: Number.POSITIVE_INFINITY,
+      // The registry keeps its own execution metrics; piscina's timing histograms would cost every task.
+      recordTiming: false,
       workerData: options.limits,
     });
     this.#piscina.on('message', (message: Partial<WorkerHello>) => {
@@ -152,9 +154,12 @@ export class SandboxPool {
     const task: ExecutionTask = { key, input, depth };
     // Nested renders skip both gates: their parent already holds a slot and waits on them.
     if (depth > 0) return this.#runWithCode(task, loadCode, group);
-    await this.#componentGates.enter(component);
+    // Awaited only when queued: a free slot is taken without a promise.
+    const componentTurn = this.#componentGates.enter(component);
+    if (componentTurn) await componentTurn;
     try {
-      await this.#gate.enter();
+      const poolTurn = this.#gate.enter();
+      if (poolTurn) await poolTurn;
     } catch (error) {
       this.#componentGates.leave(component);
       throw error;
