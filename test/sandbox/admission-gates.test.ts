@@ -1,0 +1,54 @@
+import t from 'tap';
+import { AdmissionGate } from '../../src/sandbox/admission-gate';
+import { ComponentGates } from '../../src/sandbox/component-gates';
+
+/** Whether `promise` has settled once pending callbacks have run. */
+async function settled(promise: Promise<void>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+const OVERLOADED = { name: 'TesseraError', code: 'OVERLOADED', status: 503 };
+
+t.test('a free slot is taken at once, a full gate queues in order, a full queue is OVERLOADED', async (t) => {
+  const gate = new AdmissionGate(2, 2);
+  t.equal(gate.enter(), undefined, 'first slot: no promise');
+  t.equal(gate.enter(), undefined, 'second slot: no promise');
+  const third = gate.enter();
+  const fourth = gate.enter();
+  t.ok(third instanceof Promise && fourth instanceof Promise, 'past the capacity, a promise');
+  t.equal(gate.queued, 2);
+  t.throws(() => gate.enter(), OVERLOADED, 'past the queue, OVERLOADED at once');
+  t.equal(gate.queued, 2, 'the refused one is not queued');
+
+  t.notOk(await settled(third!), 'the third waits');
+  gate.leave();
+  t.ok(await settled(third!), 'a freed slot goes to the oldest waiting');
+  t.notOk(await settled(fourth!), 'the fourth still waits');
+  gate.leave();
+  t.ok(await settled(fourth!));
+  t.equal(gate.queued, 0);
+
+  gate.leave();
+  gate.leave();
+  t.equal(gate.enter(), undefined, 'with every slot freed, the next is taken at once');
+});
+
+t.test('each component has its own slots and queue; a refused entry leaves nothing behind', async (t) => {
+  const gates = new ComponentGates(1, 1);
+  t.equal(gates.enter('hot'), undefined);
+  const waiting = gates.enter('hot');
+  t.ok(waiting instanceof Promise, 'the hot component queues behind its own limit');
+  t.throws(() => gates.enter('hot'), OVERLOADED, 'its queue is full');
+  t.equal(gates.enter('calm'), undefined, 'another component is not held up by it');
+  t.equal(gates.queued, 1);
+
+  gates.leave('hot');
+  t.ok(await settled(waiting!), 'the queued one gets the slot');
+  gates.leave('hot');
+  gates.leave('calm');
+  t.equal(gates.queued, 0);
+  t.equal(gates.enter('hot'), undefined, 'after all left, the component starts afresh');
+});
