@@ -1,15 +1,15 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DEMO_COMPONENTS_DIR } from '../src/demo/publish-demo-components';
 import { packageComponent } from '../src/packager/package-component';
 import { FileSystemStorage } from '../src/storage/fs-storage';
 
 /** The repository root (the benchmarks run from dist/bench/). */
 export const REPO_ROOT = path.join(__dirname, '..', '..');
-const DEMO_COMPONENTS = path.join(REPO_ROOT, 'demo', 'components');
 const BENCH_COMPONENTS = path.join(REPO_ROOT, 'bench', 'components');
 
-export const demoComponent = (name: string): string => path.join(DEMO_COMPONENTS, name);
+export const demoComponent = (name: string): string => path.join(DEMO_COMPONENTS_DIR, name);
 export const benchComponent = (name: string): string => path.join(BENCH_COMPONENTS, name);
 
 /** A temporary folder, removed by `remove()`. */

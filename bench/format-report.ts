@@ -62,7 +62,7 @@ function throughputLine(row: ThroughputRow): string {
     .trim();
 }
 
-export function formatThroughput(rows: ThroughputRow[]): string {
+function formatThroughput(rows: ThroughputRow[]): string {
   return [
     '| scenario | req/s | p50 ms | p99 ms | failed requests | compared with | its req/s | ratio | ratio per round | target |',
     '|---|---:|---:|---:|---:|---|---:|---:|---|---|',
@@ -70,7 +70,7 @@ export function formatThroughput(rows: ThroughputRow[]): string {
   ].join('\n');
 }
 
-export function formatMemory(memory: MemoryReport): string {
+function formatMemory(memory: MemoryReport): string {
   const perVersion = (memory.rssAfterBytes - memory.rssBeforeBytes) / memory.versions;
   return [
     '| warm versions | workers | RSS before | RSS after 1st pass | RSS after 2nd pass | per version | per isolate |',

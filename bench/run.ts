@@ -9,13 +9,13 @@ import { parseArgs } from 'node:util';
 import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
 import { describeMachine, formatMethod, formatReport } from './format-report';
 import { recordResults } from './record-results';
-import { REGISTRY_SERVER, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
+import { startRegistryServer, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
 import { batchScenario } from './scenarios/batch';
 import { limitsScenario } from './scenarios/limits';
 import { memoryScenario } from './scenarios/memory';
 import { nestedScenario } from './scenarios/nested';
 import { renderScenario } from './scenarios/render';
-import { startServerProcess, type ServerProcess } from './server-process';
+import type { ServerProcess } from './server-process';
 
 const SCENARIOS: Scenario[] = [renderScenario, batchScenario, nestedScenario, limitsScenario, memoryScenario];
 /** The components the render, batch, nested and limits scenarios request. */
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     const env: BenchEnvironment = {
       settings,
       storagePath: storage.path,
-      sharedRegistry: () => (shared ??= startServerProcess(REGISTRY_SERVER, { storagePath: storage.path })),
+      sharedRegistry: () => (shared ??= startRegistryServer({ storagePath: storage.path })),
     };
     const reports: ScenarioReport[] = [];
     for (const scenario of scenarios) {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { measureInRounds, type LoadOptions, type LoadResult } from './load';
 import { startServerProcess, type ServerProcess } from './server-process';
+import type { BaselineServerOptions } from './servers/baseline-server';
+import type { RegistryServerOptions } from './servers/registry-server';
 
 export interface BenchSettings {
   connections: number;
@@ -60,8 +62,12 @@ export interface BenchRequest {
   body?: string;
 }
 
-export const REGISTRY_SERVER = path.join(__dirname, 'servers', 'registry-server.js');
+const REGISTRY_SERVER = path.join(__dirname, 'servers', 'registry-server.js');
 const BASELINE_SERVER = path.join(__dirname, 'servers', 'baseline-server.js');
+
+/** A registry in its own process over a filled storage, with optional limit overrides. */
+export const startRegistryServer = (options: RegistryServerOptions): Promise<ServerProcess> => startServerProcess(REGISTRY_SERVER, options);
+const startBaselineServer = (options: BaselineServerOptions): Promise<ServerProcess> => startServerProcess(BASELINE_SERVER, options);
 
 /** Sends one request and answers its status and text. */
 export async function probe(baseUrl: string, request: BenchRequest): Promise<{ status: number; text: string }> {
@@ -101,7 +107,7 @@ export const compareInRounds = (settings: BenchSettings, subjectUrl: string, ref
  * Measures `request` on the registry and on a plain fastify server answering a body of the same
  * size on the same route shape, in alternating rounds; `registryBody` is the registry's answer.
  */
-export async function compareWithBaseline(
+async function compareWithBaseline(
   settings: BenchSettings,
   scenario: string,
   registryUrl: string,
@@ -109,7 +115,7 @@ export async function compareWithBaseline(
   registryBody: string,
   target?: number,
 ): Promise<ThroughputRow> {
-  const baseline = await startServerProcess(BASELINE_SERVER, { body: registryBody });
+  const baseline = await startBaselineServer({ body: registryBody });
   try {
     const answer = await probe(baseline.url, request);
     if (Buffer.byteLength(answer.text) !== Buffer.byteLength(registryBody)) throw new Error('The baseline answered a body of another size.');
@@ -118,4 +124,30 @@ export async function compareWithBaseline(
   } finally {
     await baseline.stop();
   }
+}
+
+/**
+ * A scenario of one request on the shared registry against the plain-fastify baseline. The
+ * registry's answer is checked first (`problem` adds a scenario's own check of its text); a wrong
+ * answer is reported in the scenario's row instead of being measured.
+ */
+export function baselineScenario(options: {
+  name: string;
+  request: BenchRequest;
+  note: string;
+  target?: number;
+  problem?: (text: string) => string | undefined;
+}): Scenario {
+  const { name, request, note, target } = options;
+  return {
+    name,
+    usesSharedRegistry: true,
+    async run(env) {
+      const registry = await env.sharedRegistry();
+      const answer = await probe(registry.url, request);
+      const problem = probeProblem(request, answer) ?? options.problem?.(answer.text);
+      if (problem) return { rows: [{ scenario: name, skipped: problem }], notes: [note] };
+      return { rows: [await compareWithBaseline(env.settings, name, registry.url, request, answer.text, target)], notes: [note] };
+    },
+  };
 }

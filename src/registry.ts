@@ -17,7 +17,7 @@ export interface Registry {
   pool: SandboxPool;
   /** This registry's own metrics (served at `/metrics`). */
   metrics: RegistryMetrics;
-  /** Listens on the configured port and host; answers the address. */
+  /** Listens on the configured port and host; answers the base URL (`http://127.0.0.1:3030/`). */
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -59,7 +59,8 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     storage,
     pool,
     metrics,
-    listen: () => app.listen({ port: config.port, host: config.host }),
+    // fastify may name the loopback `localhost`, which some clients resolve to IPv6 first.
+    listen: async () => `${(await app.listen({ port: config.port, host: config.host })).replace('localhost', '127.0.0.1')}/`,
     async close() {
       if (poll) clearInterval(poll);
       await app.close();

@@ -1,4 +1,4 @@
-import { compareWithBaseline, probe, probeProblem, type BenchRequest, type Scenario } from '../scenario';
+import { baselineScenario, type BenchRequest } from '../scenario';
 
 const COMPONENTS = [
   { name: 'hello-world', parameters: { name: 'Ada' } },
@@ -24,17 +24,10 @@ function batchProblem(text: string): string | undefined {
 }
 
 /** `POST /` with five components (the demo set, rendered) vs a plain fastify POST. */
-export const batchScenario: Scenario = {
+export const batchScenario = baselineScenario({
   name: 'batch-5',
-  usesSharedRegistry: true,
-  async run(env) {
-    const registry = await env.sharedRegistry();
-    const answer = await probe(registry.url, REQUEST);
-    const problem = probeProblem(REQUEST, answer) ?? batchProblem(answer.text);
-    const notes = [
-      'batch-5: `POST /` with 5 components: hello-world twice, weather-badge, legacy-clock (legacy entry), static-banner (no server logic); the baseline parses the same JSON body.',
-    ];
-    if (problem) return { rows: [{ scenario: 'batch-5', skipped: problem }], notes };
-    return { rows: [await compareWithBaseline(env.settings, 'batch-5', registry.url, REQUEST, answer.text, 0.15)], notes };
-  },
-};
+  request: REQUEST,
+  note: 'batch-5: `POST /` with 5 components: hello-world twice, weather-badge, legacy-clock (legacy entry), static-banner (no server logic); the baseline parses the same JSON body.',
+  target: 0.15,
+  problem: batchProblem,
+});

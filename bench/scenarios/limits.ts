@@ -1,6 +1,5 @@
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
-import { compareInRounds, probe, probeProblem, REGISTRY_SERVER, type BenchRequest, type Scenario } from '../scenario';
-import { startServerProcess } from '../server-process';
+import { compareInRounds, probe, probeProblem, startRegistryServer, type BenchRequest, type Scenario } from '../scenario';
 
 type Limits = RegistryConfig['limits'];
 
@@ -24,7 +23,7 @@ function liftedLimits(): Partial<Limits> {
 
 /** A registry over `storagePath` with `limits`, checked to answer the request. */
 async function startRegistryWith(storagePath: string, limits: Partial<Limits>) {
-  const registry = await startServerProcess(REGISTRY_SERVER, { storagePath, limits });
+  const registry = await startRegistryServer({ storagePath, limits });
   const problem = probeProblem(REQUEST, await probe(registry.url, REQUEST));
   if (problem) {
     await registry.stop();

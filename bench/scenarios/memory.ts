@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { benchComponent, demoComponent, generateVersions, packageInto, temporaryFolder } from '../bench-storage';
-import { probe, REGISTRY_SERVER, type BenchRequest, type Scenario } from '../scenario';
-import { startServerProcess } from '../server-process';
+import { probe, startRegistryServer, type BenchRequest, type Scenario } from '../scenario';
 
 const VERSIONS = 200;
 const SETTLE_MS = 1000;
@@ -36,7 +35,7 @@ export const memoryScenario: Scenario = {
     try {
       const copies = await generateVersions(benchComponent('bench-memory'), sources.path, VERSIONS);
       await packageInto(storage.path, [demoComponent('hello-world'), ...copies]);
-      const registry = await startServerProcess(REGISTRY_SERVER, { storagePath: storage.path });
+      const registry = await startRegistryServer({ storagePath: storage.path });
       try {
         const workers = registry.ready.workers ?? 1;
         const perVersionRequests = 2 * workers;

@@ -17,8 +17,8 @@ async function main(): Promise<void> {
   config.pollIntervalSeconds = 0;
   Object.assign(config.limits, options.limits);
   const registry = await createRegistry(config);
-  const address = await registry.listen();
-  serveUntilStopped({ type: 'ready', url: `${address.replace('localhost', '127.0.0.1')}/`, workers: registry.pool.threads }, () => registry.close());
+  const url = await registry.listen();
+  serveUntilStopped({ type: 'ready', url, workers: registry.pool.threads }, () => registry.close());
 }
 
 main().catch((error: unknown) => {

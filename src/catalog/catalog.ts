@@ -65,7 +65,7 @@ export class Catalog {
 
   latest(name: string): ComponentVersion | undefined {
     const entry = this.#components.get(name);
-    const version = entry && resolveVersion(entry.versions, '');
+    const version = entry && resolvedVersion(entry, '');
     return version === undefined ? undefined : entry!.byVersion.get(version);
   }
 
@@ -73,15 +73,19 @@ export class Catalog {
   resolve(name: string, expression: string): ComponentVersion {
     const entry = this.#components.get(name);
     if (!entry) throw new TesseraError('NOT_FOUND', `Component "${name}" is not published on this registry.`);
-    let version = entry.resolved.get(expression);
-    if (version === undefined && !entry.resolved.has(expression)) {
-      version = resolveVersion(entry.versions, expression);
-      if (entry.resolved.size >= MAX_REMEMBERED_EXPRESSIONS) entry.resolved.clear();
-      entry.resolved.set(expression, version);
-    }
+    const version = resolvedVersion(entry, expression);
     if (version === undefined) {
       throw new TesseraError('NOT_FOUND', `Component "${name}" has no version matching "${expression}"; published versions: ${entry.versions.join(', ')}.`);
     }
     return entry.byVersion.get(version)!;
   }
+}
+
+/** The version `expression` resolves to among the entry's versions, remembered. */
+function resolvedVersion(entry: ComponentEntry, expression: string): string | undefined {
+  if (entry.resolved.has(expression)) return entry.resolved.get(expression);
+  const version = resolveVersion(entry.versions, expression);
+  if (entry.resolved.size >= MAX_REMEMBERED_EXPRESSIONS) entry.resolved.clear();
+  entry.resolved.set(expression, version);
+  return version;
 }

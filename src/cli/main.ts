@@ -3,7 +3,7 @@ import { initCommand } from './commands/init';
 import { packageCommand } from './commands/package';
 import { publishCommand } from './commands/publish';
 import { startCommand } from './commands/start';
-import { CliError, type Command } from './command';
+import { describeFailure, type Command } from './command';
 
 const COMMANDS: Record<string, Command> = {
   start: startCommand,
@@ -45,12 +45,4 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(`${describeFailure(error)}\n`);
     process.exitCode = 1;
   }
-}
-
-function describeFailure(error: unknown): string {
-  if (error instanceof CliError) return `Error: ${error.message}`;
-  const coded = error as { code?: string; message?: string; details?: { problems?: string[]; dependencies?: string[] } };
-  const lines = [`Error${coded.code ? ` ${coded.code}` : ''}: ${coded.message ?? String(error)}`];
-  for (const problem of coded.details?.problems ?? []) lines.push(`  - ${problem}`);
-  return lines.join('\n');
 }

@@ -33,6 +33,10 @@ export const PATTERNS = {
   },
 } as const;
 
+const COMPONENT_NAME = new RegExp(PATTERNS.name.source, 'u');
+/** Whether `name` is a valid component name (kebab-case). */
+export const isComponentName = (name: string): boolean => COMPONENT_NAME.test(name);
+
 const str = { type: 'string' };
 const strings = { type: 'array', items: str };
 const stringMap = { type: 'object', additionalProperties: str };

@@ -59,9 +59,9 @@ export class RenderPipeline {
   readonly #catalog: Catalog;
   readonly #pool: SandboxPool;
   readonly #config: RegistryConfig;
-  readonly #metrics: RegistryMetrics | undefined;
+  readonly #metrics: RegistryMetrics;
 
-  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics?: RegistryMetrics) {
+  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics) {
     this.#catalog = catalog;
     this.#pool = pool;
     this.#config = config;
@@ -149,9 +149,9 @@ export class RenderPipeline {
         templates: TEMPLATES,
       },
     });
-    const execute = async () =>
-      JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth, component.name, request.group)) as SandboxAnswer;
-    return this.#metrics ? this.#metrics.observeExecution(component, execute) : execute();
+    return this.#metrics.observeExecution(component, async () =>
+      JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth, component.name, request.group)) as SandboxAnswer,
+    );
   }
 }
 

@@ -1,14 +1,12 @@
 import semver from 'semver';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
-import { PATTERNS } from '../descriptor/descriptor-schema';
+import { isComponentName } from '../descriptor/descriptor-schema';
 import { TesseraError } from '../errors/errors';
 import { checkPackagedComponent } from '../packager/dependency-policy';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { unpackPackage } from './unpack-package';
 import { verifyPackage } from './verify-package';
-
-const NAME = new RegExp(PATTERNS.name.source, 'u');
 
 export interface PublishServices {
   config: RegistryConfig;
@@ -30,11 +28,11 @@ export interface PublishRequest {
 /**
  * Unpacks, verifies and stores one component version, then indexes it so this replica serves it at
  * once. Every check runs before anything is written, and storage writes a version whole, so a
- * refused or interrupted publish leaves nothing behind.
+ * refused or interrupted publish leaves nothing behind. The caller has checked `assertNotPublished`
+ * before reading the upload; a version stored meanwhile is refused by storage itself.
  */
 export async function publishPackage(services: PublishServices, request: PublishRequest): Promise<void> {
   const { name, version } = request;
-  await assertNotPublished(services, name, version);
   const files = await unpackPackage(request.tarball, services.config.limits.publishBytes);
   const descriptor = verifyPackage(files, name, version);
   checkPackagedComponent(descriptor, files.get('server.js')?.toString('utf8'), services.config.dependencyPolicy);
@@ -49,7 +47,7 @@ export async function publishPackage(services: PublishServices, request: Publish
 /** ALREADY_EXISTS when this replica, or storage shared with others, has the version. */
 export async function assertNotPublished(services: PublishServices, name: string, version: string): Promise<void> {
   // A name or version that could not be stored is left to verifyPackage; storage never sees it.
-  if (!NAME.test(name) || semver.valid(version) !== version) return;
+  if (!isComponentName(name) || semver.valid(version) !== version) return;
   const known = services.catalog.versions(name).includes(version) || (await services.storage.listVersions(name)).includes(version);
   if (known) throw new TesseraError('ALREADY_EXISTS', `${name}@${version} is already published; versions are immutable.`);
 }

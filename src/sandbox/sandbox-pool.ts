@@ -62,7 +62,7 @@ export interface SandboxPoolOptions {
   maxConcurrentPerComponent: number;
   /** Answers nested renders and plugin calls made from inside isolates. */
   bridge: (request: BridgeRequest) => Promise<string>;
-  events?: SandboxEvents;
+  events: SandboxEvents;
 }
 
 /** The front's handle on the piscina pool of sandbox workers. */
@@ -71,7 +71,7 @@ export class SandboxPool {
   readonly #bridge: SandboxPoolOptions['bridge'];
   readonly #gate: AdmissionGate;
   readonly #componentGates: ComponentGates;
-  readonly #events: SandboxEvents | undefined;
+  readonly #events: SandboxEvents;
   /** Each worker's bridge port, by thread id. */
   readonly #workerPorts = new Map<number, MessagePort>();
   readonly #pendingStats = new Map<number, (stats: WorkerStats) => void>();
@@ -106,7 +106,7 @@ export class SandboxPool {
     // A worker that dies is replaced by piscina; its tasks are rejected and answered below.
     this.#piscina.on('error', () => {});
     this.#piscina.on('workerDestroy', () => {
-      if (!this.#closing) this.#events?.workerReplaced();
+      if (!this.#closing) this.#events.workerReplaced();
     });
   }
 
@@ -116,10 +116,14 @@ export class SandboxPool {
    * replacement. The parked thread stays.
    */
   #abandon(worker: Worker): void {
-    this.#isolatesLost++;
-    this.#events?.isolateLost();
+    this.#isolateLost();
     this.#workerPorts.get(worker.threadId)?.close();
     worker.emit('error', new Error('The sandbox worker stopped answering: its thread is held past the time limit.'));
+  }
+
+  #isolateLost(): void {
+    this.#isolatesLost++;
+    this.#events.isolateLost();
   }
 
   #listen({ port, threadId, threadUse }: WorkerHello): void {
@@ -135,8 +139,7 @@ export class SandboxPool {
       } else if (message.type === 'stats') {
         this.#pendingStats.get(message.id)?.(message);
       } else {
-        this.#isolatesLost++;
-        this.#events?.isolateLost();
+        this.#isolateLost();
       }
     });
     port.on('close', () => {
@@ -244,6 +247,11 @@ export class SandboxPool {
   /** Isolates V8 lost control of since start; their parked threads keep the process from exiting normally. */
   get isolatesLost(): number {
     return this.#isolatesLost;
+  }
+
+  /** Executions started on a worker's own thread (workers/fast-path.ts), summed over the live workers. */
+  get fastPathExecutions(): number {
+    return this.#stuckWorkers.callsStarted();
   }
 
   get threads(): number {

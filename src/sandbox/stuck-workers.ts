@@ -45,6 +45,13 @@ export class StuckWorkers {
     this.#watched.set(threadId, { use, call: Atomics.load(use, 0), since: performance.now() });
   }
 
+  /** Synchronous executions started, summed over the watched workers. */
+  callsStarted(): number {
+    let calls = 0;
+    for (const { use } of this.#watched.values()) calls += Atomics.load(use, 0);
+    return calls;
+  }
+
   forget(threadId: number): void {
     this.#watched.delete(threadId);
   }

@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { runCli } from './run-cli';
+import { runCli, workFolder } from './run-cli';
 
 t.test('commands refuse wrong arguments with what to do', async (t) => {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'tessera-cli-'));
-  t.teardown(() => rm(work, { recursive: true, force: true }));
+  const work = await workFolder(t);
   const cases: Array<[string[], string]> = [
     [['init'], 'Error: tessera init needs exactly one component name, e.g. "tessera init my-greeting".\n'],
     [['init', 'My Greeting'], 'Error: "My Greeting" cannot be a component name: it must be kebab-case (lowercase letters, digits and dashes), e.g. "my-greeting".\n'],

@@ -1,16 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { defaultConfig } from '../../src/config/config';
 import configSchema from '../../src/config/config-schema.json';
 import { ConfigError, loadConfig } from '../../src/config/load-config';
+import { workFolder } from './run-cli';
 
 const SHA = 'a'.repeat(64);
 
 async function folder(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-config-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await workFolder(t);
   return dir;
 }
 

@@ -1,13 +1,11 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { fixture, request } from '../helpers/start-registry';
-import { eventually, startCli } from './run-cli';
+import { eventually, startCli, workFolder } from './run-cli';
 
 t.test('tessera dev serves a folder and picks up an edited view without a restart', async (t) => {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'tessera-dev-test-'));
-  t.teardown(() => rm(work, { recursive: true, force: true }));
+  const work = await workFolder(t);
   const dir = path.join(work, 'publish-greeting');
   await cp(fixture('publish-greeting'), dir, { recursive: true });
 

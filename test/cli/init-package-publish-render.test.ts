@@ -1,18 +1,12 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
-import { hashToken } from '../../src/publish/tenant-tokens';
-import { request, startRegistry } from '../helpers/start-registry';
-import { cliEnv, runCli } from './run-cli';
+import { request } from '../helpers/start-registry';
+import { cliEnv, cliPublishRegistry, runCli, workFolder } from './run-cli';
 
 t.test('init → package → publish → GET renders the greeting', async (t) => {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'tessera-cli-'));
-  t.teardown(() => rm(work, { recursive: true, force: true }));
-  const { url } = await startRegistry(t, [], (config) => {
-    config.limits.workers = 1;
-    config.publishTokens = [{ tenant: 'greeters', sha256: hashToken('cli-token'), components: ['cli-*'] }];
-  });
+  const work = await workFolder(t);
+  const url = await cliPublishRegistry(t);
 
   const init = await runCli(['init', 'cli-greeting'], { cwd: work });
   t.equal(init.code, 0, init.stderr);

@@ -1,25 +1,23 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { REPO_ROOT, request } from '../helpers/start-registry';
-import { cliEnv, startCli } from './run-cli';
+import { cliEnv, startCli, workFolder } from './run-cli';
 
 // `npm start` is the newcomer's first command: it must come up with the demo components published.
 t.test('npm start runs "tessera start --with-demo", which publishes and serves every demo component', async (t) => {
   const scripts = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
   t.equal(scripts['start'], 'node --no-node-snapshot bin/tessera.js start --with-demo');
 
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-demo-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await workFolder(t);
   const registry = startCli(t, ['start', '--with-demo', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_WORKERS: '1' }) });
-  const [, address] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+)/);
-  const list = await request(`${address}/`);
+  const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
+  const list = await request(url);
   t.same(
     list.body.components,
-    ['hello-world', 'legacy-clock', 'price-tag', 'static-banner', 'weather-badge', 'welcome-panel'].map((name) => `${address}/${name}`),
+    ['hello-world', 'legacy-clock', 'price-tag', 'static-banner', 'weather-badge', 'welcome-panel'].map((name) => `${url}${name}`),
   );
-  const hello = await request(`${address}/hello-world?name=Ada`);
+  const hello = await request(`${url}hello-world?name=Ada`);
   t.equal(hello.status, 200);
   t.match(hello.body.html, '<p class="hello-world">Hello, Ada!</p>');
 });

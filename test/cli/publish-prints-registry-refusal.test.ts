@@ -1,18 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
-import { hashToken } from '../../src/publish/tenant-tokens';
-import { startRegistry } from '../helpers/start-registry';
-import { runCli } from './run-cli';
+import { cliPublishRegistry, runCli, workFolder } from './run-cli';
 
 t.test('publish prints the registry\'s exact refusal and exits with 1', async (t) => {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'tessera-cli-'));
-  t.teardown(() => rm(work, { recursive: true, force: true }));
-  const { url } = await startRegistry(t, [], (config) => {
-    config.limits.workers = 1;
-    config.publishTokens = [{ tenant: 'greeters', sha256: hashToken('cli-token'), components: ['cli-*'] }];
-  });
+  const work = await workFolder(t);
+  const url = await cliPublishRegistry(t);
   t.equal((await runCli(['init', 'cli-refused'], { cwd: work })).code, 0);
   const publish = (token: string) => runCli(['publish', 'cli-refused', '--registry', url, '--token', token], { cwd: work });
 

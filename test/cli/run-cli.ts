@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../helpers/start-registry';
+import { hashToken } from '../../src/publish/tenant-tokens';
+import { REPO_ROOT, startRegistry } from '../helpers/start-registry';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'tessera.js');
 
@@ -86,4 +89,20 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_0
     if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** A temporary folder, removed by the test's teardown. */
+export async function workFolder(t: Teardown): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A registry where the token `cli-token` may publish `cli-*` components; answers its URL. */
+export async function cliPublishRegistry(t: Teardown): Promise<string> {
+  const { url } = await startRegistry(t, [], (config) => {
+    config.limits.workers = 1;
+    config.publishTokens = [{ tenant: 'greeters', sha256: hashToken('cli-token'), components: ['cli-*'] }];
+  });
+  return url;
 }

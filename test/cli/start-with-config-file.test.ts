@@ -1,16 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
 import { packageComponent } from '../../src/packager/package-component';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { fixture, request } from '../helpers/start-registry';
-import { cliEnv, runCli, startCli } from './run-cli';
+import { cliEnv, runCli, startCli, workFolder } from './run-cli';
 
 t.test('tessera start --config: the file\'s port, storage, tokens and limits are used', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-start-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await workFolder(t);
   await writeFile(
     path.join(dir, 'tessera.json'),
     JSON.stringify({
@@ -22,9 +20,8 @@ t.test('tessera start --config: the file\'s port, storage, tokens and limits are
     }),
   );
   const registry = startCli(t, ['start', '--config', path.join(dir, 'tessera.json')]);
-  const [, address] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+), storage ([^"]+)"/);
+  const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/), storage ([^"]+)"/);
   t.match(registry.output(), `storage ${path.join(dir, 'store')}"`, 'storage relative to the file');
-  const url = `${address}/`;
 
   const tarball = await packTarball((await packageComponent(fixture('publish-greeting'))).files);
   const put = (token: string) =>
@@ -36,8 +33,7 @@ t.test('tessera start --config: the file\'s port, storage, tokens and limits are
 });
 
 t.test('tessera start refuses a configuration with bad keys and names each', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-start-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await workFolder(t);
   const file = path.join(dir, 'tessera.json');
   await writeFile(file, JSON.stringify({ port: 70000, limits: { publishBytes: 'a lot' } }));
   const result = await runCli(['start', '--config', file], { env: cliEnv({ TESSERA_POLL_INTERVAL_SECONDS: 'often' }) });

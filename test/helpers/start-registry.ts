@@ -46,12 +46,12 @@ export async function startRegistry(
   config.limits.workers = 2;
   configure(config);
   const registry = await createRegistry(config);
-  const address = await registry.listen();
+  const url = await registry.listen();
   t.teardown(async () => {
     await registry.close();
     await rm(storagePath, { recursive: true, force: true });
   });
-  return { registry, url: `${address.replace('localhost', '127.0.0.1')}/`, storagePath };
+  return { registry, url, storagePath };
 }
 
 /** GET/POST with fetch; answers status, headers and the parsed (or raw) body. */

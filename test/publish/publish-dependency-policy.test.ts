@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
-import { GREETING, filesUnder, packagedFiles, put, startPublishRegistry } from './publish-helpers';
+import { GREETING, filesUnder, packagedFiles, put, startPublishRegistry, withDescriptor } from './publish-helpers';
 
 /** The fixture's package declaring `axios` and with a server script that requires `child_process`, hashes kept true. */
 async function offendingPackage(): Promise<Buffer> {
   const files = await packagedFiles(GREETING);
   const server = Buffer.concat([files.get('server.js')!, Buffer.from('\nrequire("child_process");\n')]);
   files.set('server.js', server);
-  const descriptor = JSON.parse(files.get('package.json')!.toString());
-  descriptor.dependencies = { axios: '^1.0.0' };
-  descriptor.oc.files.dataProvider = { ...descriptor.oc.files.dataProvider, hashKey: createHash('sha1').update(server).digest('hex'), size: server.length };
-  files.set('package.json', Buffer.from(JSON.stringify(descriptor)));
-  return packTarball(files);
+  const edited = await withDescriptor((descriptor) => {
+    descriptor.dependencies = { axios: '^1.0.0' };
+    descriptor.oc.files.dataProvider = { ...descriptor.oc.files.dataProvider, hashKey: createHash('sha1').update(server).digest('hex'), size: server.length };
+  }, files);
+  return packTarball(edited);
 }
 
 t.test('the registry refuses dependencies its policy forbids, naming each', async (t) => {

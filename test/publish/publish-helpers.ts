@@ -41,6 +41,15 @@ export async function packagedFiles(dir: string, version?: string): Promise<Map<
   return files;
 }
 
+/** The greeting fixture's files, or `files`, with the descriptor changed by `edit`. */
+export async function withDescriptor(edit: (descriptor: any) => void, files?: Map<string, Buffer>): Promise<Map<string, Buffer>> {
+  const edited = files ?? (await packagedFiles(GREETING));
+  const descriptor = JSON.parse(edited.get('package.json')!.toString());
+  edit(descriptor);
+  edited.set('package.json', Buffer.from(JSON.stringify(descriptor)));
+  return edited;
+}
+
 export async function packed(dir: string, version?: string): Promise<Buffer> {
   return packTarball(await packagedFiles(dir, version));
 }

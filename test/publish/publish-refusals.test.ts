@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
 import { request } from '../helpers/start-registry';
-import { GREETING, SHOP_TOKEN, filesUnder, packagedFiles, packed, put, startPublishRegistry } from './publish-helpers';
+import { GREETING, SHOP_TOKEN, filesUnder, packagedFiles, packed, put, startPublishRegistry, withDescriptor } from './publish-helpers';
 
 const sha1 = (text: string | Buffer): string => createHash('sha1').update(text).digest('hex');
 const refusal = (code: string, error: string, requestVersion = '1.0.0', details?: object) => ({
@@ -16,14 +16,6 @@ const refusal = (code: string, error: string, requestVersion = '1.0.0', details?
 const notValid = (problems: string[], requestVersion = '1.0.0') =>
   refusal('PACKAGE_NOT_VALID', `The package of publish-greeting@${requestVersion} is not valid.`, requestVersion, { problems });
 
-/** The fixture's package with its descriptor changed by `edit`. */
-async function withDescriptor(edit: (descriptor: any) => void): Promise<Map<string, Buffer>> {
-  const files = await packagedFiles(GREETING);
-  const descriptor = JSON.parse(files.get('package.json')!.toString());
-  edit(descriptor);
-  files.set('package.json', Buffer.from(JSON.stringify(descriptor)));
-  return files;
-}
 
 t.test('tokens: none, unknown, or outside the tenant\'s scope', async (t) => {
   const { url, storagePath } = await startPublishRegistry(t);

@@ -10,7 +10,7 @@ async function settled(promise: Promise<void>): Promise<boolean> {
   return done;
 }
 
-const OVERLOADED = { name: 'TesseraError', code: 'OVERLOADED', status: 503 };
+const OVERLOADED = { name: 'TesseraError', code: 'OVERLOADED', status: 503, message: 'The registry is at capacity; retry later.' };
 
 t.test('a free slot is taken at once, a full gate queues in order, a full queue is OVERLOADED', async (t) => {
   const gate = new AdmissionGate(2, 2);

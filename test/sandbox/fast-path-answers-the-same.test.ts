@@ -1,5 +1,6 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { postJson } from '../rendering/post-json';
 
 /**
  * Requests whose answers cover every outcome of an execution: models, empty and missing responses,
@@ -35,20 +36,13 @@ const comparable = (answer: { status: number; headers: Headers; text: string }) 
 
 t.test('every kind of answer is the same on the fast path as before it', async (t) => {
   const fixtures = ['core-outcomes', 'core-failing', 'core-legacy', 'core-modes', 'rendering-headers', 'rendering-actions'];
-  const { url } = await startRegistry(t, fixtures.map(fixture), (config) => {
+  const { url, registry } = await startRegistry(t, fixtures.map(fixture), (config) => {
     config.limits.workers = 1;
   });
   const asks: Array<[string, () => Promise<ReturnType<typeof comparable>>]> = GETS.map((path) => [path, async () => comparable(await request(`${url}${path}`))]);
   asks.push([
     'POST ~actions/double/rendering-actions',
-    async () =>
-      comparable(
-        await request(`${url}~actions/double/rendering-actions`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: 'Bearer letmein' },
-          body: JSON.stringify({ amount: 21 }),
-        }),
-      ),
+    async () => comparable(await postJson(`${url}~actions/double/rendering-actions`, { amount: 21 }, { authorization: 'Bearer letmein' })),
   ]);
   const first = new Map<string, ReturnType<typeof comparable>>();
   for (let round = 1; round <= ROUNDS; round++) {
@@ -58,6 +52,8 @@ t.test('every kind of answer is the same on the fast path as before it', async (
       else t.same(answer, first.get(name), `${name}, round ${round}`);
     }
   }
+  // Without this, the rounds could all have run the old way and still matched.
+  t.ok(registry.pool.fastPathExecutions >= asks.length, `at least a round's executions ran on the fast path (${registry.pool.fastPathExecutions})`);
   t.same(
     [...first.values()].map((answer) => answer.status),
     [200, 200, 200, 500, 500, 418, 200, 500, 200, 200, 200, 200],

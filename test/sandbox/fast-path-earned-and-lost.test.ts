@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry, type StartedRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { workersUp } from './wait-for';
+import { until, workersUp } from './wait-for';
 
 interface Test {
   equal(found: unknown, wanted: unknown, message: string): unknown;
@@ -16,12 +16,14 @@ const TIMED_OUT = {
   requestVersion: '',
 };
 
-/** Requests the hostile component spinning while the bystander renders; answers how long the bystander took. */
-async function spinBesideBystander(t: Test, started: StartedRegistry, who: string): Promise<{ bystanderMs: number; spinMs: number }> {
+/**
+ * Requests the hostile component spinning, then, once `spinning()` resolves, the bystander;
+ * answers how long the bystander took.
+ */
+async function spinBesideBystander(t: Test, started: StartedRegistry, who: string, spinning: () => Promise<void>): Promise<{ bystanderMs: number; spinMs: number }> {
   const sent = performance.now();
   const spin = request(`${started.url}hostile-after-warm-up?turn=spin`).then((answer) => ({ answer, ms: performance.now() - sent }));
-  // Let the spin reach the worker before the bystander does.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await spinning();
   const bystanderSent = performance.now();
   await bystanderRenders(t, started, who, `bystander beside a spin (${who})`);
   const bystanderMs = performance.now() - bystanderSent;
@@ -43,13 +45,17 @@ t.test('a version earns the fast path by answering quickly, and loses it for goo
     t.equal(body.html, '<p>calm</p>');
   }
 
-  // Now on the fast path, the spin holds the one worker's thread: the bystander answers only once the limit stopped it.
-  // The bystander comes 100 ms after the spin, so it waits about 900 ms; half the limit leaves room for a late timer.
-  const first = await spinBesideBystander(t, started, 'Held');
+  const { pool } = started.registry;
+  const calls = pool.fastPathExecutions;
+  // Without the fast path the rest would test nothing (and the wait below would never end).
+  if (!t.ok(calls > 0, `the calm answers earned the fast path (${calls} executions on it)`)) return;
+
+  // On the fast path the spin holds the one worker's thread; the bystander, sent once it does, answers only when the limit stopped it.
+  const first = await spinBesideBystander(t, started, 'Held', () => until(() => pool.fastPathExecutions > calls));
   t.ok(first.bystanderMs > TIMEOUT_MS / 2, `the bystander waited for the spin (${Math.round(first.bystanderMs)} ms, spin ${Math.round(first.spinMs)} ms)`);
 
   // The version lost the fast path: its next spin runs on isolated-vm's threads and the bystander answers at once.
-  const second = await spinBesideBystander(t, started, 'Free');
+  const second = await spinBesideBystander(t, started, 'Free', () => new Promise((resolve) => setTimeout(resolve, 100)));
   t.ok(second.bystanderMs < TIMEOUT_MS / 2, `the bystander did not wait (${Math.round(second.bystanderMs)} ms)`);
 
   const { status, body } = await request(`${started.url}hostile-after-warm-up`);

@@ -1,23 +1,14 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
 import t from 'tap';
 import { fixture, request } from '../helpers/start-registry';
 import { BYSTANDER } from './bystander';
+import { startChildRegistry } from './child-registry';
 
 const TIMEOUT_MS = 1000;
 
 t.test('an allocation V8 cannot survive, made on the fast path, costs its worker: SANDBOX_CRASHED, a new worker serves', async (t) => {
   // One worker, so that the warm-up and the blow-up meet on the same thread. In a child process:
   // the parked thread keeps the process from exiting normally.
-  const child = spawn(
-    process.execPath,
-    ['--no-node-snapshot', path.join(__dirname, 'registry-in-child-process.js'), fixture('hostile-after-warm-up'), BYSTANDER],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TESSERA_TEST_WORKERS: '1', TESSERA_TEST_TIMEOUT_MS: String(TIMEOUT_MS) } },
-  );
-  t.teardown(() => void child.kill('SIGKILL'));
-  const [line] = (await once(child.stdout, 'data')) as [Buffer];
-  const { url } = JSON.parse(line.toString('utf8').split('\n')[0]!) as { url: string };
+  const url = await startChildRegistry(t, [fixture('hostile-after-warm-up'), BYSTANDER], { TESSERA_TEST_WORKERS: '1', TESSERA_TEST_TIMEOUT_MS: String(TIMEOUT_MS) });
 
   for (let i = 0; i < 10; i++) t.equal((await request(`${url}hostile-after-warm-up`)).status, 200, `calm answer ${i}`);
   const sent = performance.now();
@@ -38,7 +29,6 @@ t.test('an allocation V8 cannot survive, made on the fast path, costs its worker
   t.match(bystander.body.html, '<p class="hello-world">Hello, After!</p>');
   const calm = await request(`${url}hostile-after-warm-up`);
   t.equal(calm.status, 200, 'the hostile version renders again, on a new isolate');
-  t.equal(child.exitCode, null, 'the registry process is still running');
   const metrics = (await request(`${url}metrics`)).text;
   t.match(metrics, /^tessera_sandbox_isolates_lost_total 1$/m, 'the lost isolate is counted');
   t.match(metrics, /^tessera_sandbox_worker_restarts_total 1$/m, 'the worker was replaced');

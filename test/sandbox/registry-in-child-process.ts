@@ -1,7 +1,7 @@
 /**
  * Runs a registry in a process of its own, for tests whose hostile component leaves the process
- * unable to exit normally (an isolate V8 lost control of keeps a parked thread). The test that
- * spawns it reads the address from the first stdout line and ends the process with SIGKILL.
+ * unable to exit normally (an isolate V8 lost control of keeps a parked thread). Started by
+ * `startChildRegistry` (child-registry.ts), which reads the first stdout line: its URL and storage.
  *
  * argv: the component folders to publish. Limits as in the other sandbox tests; the environment
  * may set TESSERA_TEST_WORKERS and TESSERA_TEST_TIMEOUT_MS.
@@ -14,7 +14,7 @@ startRegistry({ teardown: (fn) => teardowns.push(fn) }, process.argv.slice(2), (
   config.limits.executionTimeoutMs = Number(process.env.TESSERA_TEST_TIMEOUT_MS ?? 5000);
   config.limits.workers = Number(process.env.TESSERA_TEST_WORKERS ?? config.limits.workers);
 }).then(
-  ({ url }) => process.stdout.write(`${JSON.stringify({ url })}\n`),
+  ({ url, storagePath }) => process.stdout.write(`${JSON.stringify({ url, storagePath })}\n`),
   (error: unknown) => {
     process.stderr.write(`${String(error)}\n`);
     process.exitCode = 1;

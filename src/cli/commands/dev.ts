@@ -5,11 +5,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../../config/config';
 import { createRegistry } from '../../registry';
-import { CliError, type Command } from '../command';
+import { CliError, describeFailure, type Command } from '../command';
 import { DevBuilds, type DevBuild } from '../dev/dev-builds';
 import { registerPreview } from '../dev/preview-route';
 import { watchFolder } from '../dev/watch-folder';
 import { portOption } from '../port-option';
+import { serveUntilSignal } from '../serve-until-signal';
 
 export const devCommand: Command = {
   summary: 'Serve component folders on a local registry, rebuilding them as they change',
@@ -42,7 +43,7 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
     const report = (dir: string, build: Promise<DevBuild>): Promise<void> =>
       build.then(
         (done) => void process.stdout.write(`Built ${done.name}@${done.version} as ${done.servedAs} (${done.milliseconds} ms)\n`),
-        (error: unknown) => void process.stderr.write(`${path.relative(process.cwd(), dir) || '.'}: the build failed; the last good build, if any, is served.\n${buildFailure(error)}\n`),
+        (error: unknown) => void process.stderr.write(`${path.relative(process.cwd(), dir) || '.'}: the build failed; the last good build, if any, is served.\n${describeFailure(error)}\n`),
       );
     const stops: Array<() => void> = [];
     for (const dir of dirs) {
@@ -50,31 +51,13 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
       stops.push(watchFolder(dir, serially(() => report(dir, builds.build(dir)))));
     }
 
-    const address = await registry.listen().catch(async (error: NodeJS.ErrnoException) => {
+    const base = await serveUntilSignal(registry, port, async () => {
       for (const stopWatching of stops) stopWatching();
-      await registry.close();
       await rm(config.storagePath, { recursive: true, force: true });
-      if (error.code === 'EADDRINUSE') throw new CliError(`Port ${port} is in use; choose another with --port, e.g. --port ${port + 1}.`);
-      throw error;
     });
-    const base = `${address.replace('localhost', '127.0.0.1')}/`;
     process.stdout.write(`Tessera dev registry on ${base}\n`);
     for (const name of registry.catalog.names()) process.stdout.write(`  preview ${name}: ${base}~preview/${name}\n`);
     process.stdout.write(`Watching ${dirs.length} folder${dirs.length === 1 ? '' : 's'} for changes; Ctrl-C stops.\n`);
-
-    let stopping = false;
-    const stop = () => {
-      // Ctrl-C reaches this process twice when started through bin/tessera.js (the terminal and the relay).
-      if (stopping) return;
-      stopping = true;
-      for (const stopWatching of stops) stopWatching();
-      void registry
-        .close()
-        .then(() => rm(config.storagePath, { recursive: true, force: true }))
-        .then(() => process.exit(0));
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
   },
 };
 
@@ -97,12 +80,4 @@ function serially(task: () => Promise<void>): () => void {
     });
   };
   return run;
-}
-
-/** A failed build as its message and, for coded errors, each problem on its own line. */
-function buildFailure(error: unknown): string {
-  const coded = error as { code?: string; message?: string; details?: { problems?: unknown[] } };
-  const lines = [`Error${coded.code ? ` ${coded.code}` : ''}: ${coded.message ?? String(error)}`];
-  for (const problem of coded.details?.problems ?? []) lines.push(`  - ${String(problem)}`);
-  return lines.join('\n');
 }

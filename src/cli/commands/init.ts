@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PATTERNS } from '../../descriptor/descriptor-schema';
+import { isComponentName, PATTERNS } from '../../descriptor/descriptor-schema';
 import { CliError, type Command } from '../command';
 
 /** The component templates, one folder each; files end in `.tpl` and `{{name}}` is the component name. */
 const TEMPLATES_DIR = path.join(__dirname, '..', '..', '..', '..', 'src', 'cli', 'init-template');
-const NAME = new RegExp(PATTERNS.name.source, 'u');
 
 export const initCommand: Command = {
   summary: 'Create a component folder ready to package and publish',
@@ -21,7 +20,7 @@ README. "tessera package <name>" and "tessera publish <name>" accept it as is.
     const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { template: { type: 'string', default: 'es6' } } });
     if (positionals.length !== 1) throw new CliError('tessera init needs exactly one component name, e.g. "tessera init my-greeting".');
     const name = positionals[0]!;
-    if (!NAME.test(name)) throw new CliError(`"${name}" cannot be a component name: it ${PATTERNS.name.message}, e.g. "my-greeting".`);
+    if (!isComponentName(name)) throw new CliError(`"${name}" cannot be a component name: it ${PATTERNS.name.message}, e.g. "my-greeting".`);
     const available = await readdir(TEMPLATES_DIR);
     if (!available.includes(values.template)) {
       throw new CliError(`There is no "${values.template}" template; available: ${available.sort().join(', ')}.`);

@@ -6,6 +6,7 @@ import { publishDemoComponents } from '../../demo/publish-demo-components';
 import { createRegistry } from '../../registry';
 import type { Command } from '../command';
 import { portOption } from '../port-option';
+import { serveUntilSignal } from '../serve-until-signal';
 
 export const startCommand: Command = {
   summary: 'Start the registry',
@@ -30,22 +31,7 @@ Starts the registry on the embedded file-system storage (default ./data, port 30
       const published = await publishDemoComponents(registry.storage, registry.catalog);
       for (const id of published) registry.app.log.info(`published demo component ${id}`);
     }
-    let address: string;
-    try {
-      address = await registry.listen();
-    } catch (error) {
-      // A taken port must end the process, not leave the worker pool running.
-      await registry.close();
-      throw error;
-    }
-    registry.app.log.info(`Tessera registry on ${address}, storage ${path.resolve(config.storagePath)}`);
-    const stop = () =>
-      void registry.close().then(() => {
-        // A parked isolate thread makes process.exit hang; only a hard kill ends such a process.
-        if (registry.pool.isolatesLost > 0) process.kill(process.pid, 'SIGKILL');
-        process.exit(0);
-      });
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const url = await serveUntilSignal(registry, config.port);
+    registry.app.log.info(`Tessera registry on ${url}, storage ${path.resolve(config.storagePath)}`);
   },
 };

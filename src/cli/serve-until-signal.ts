@@ -1,0 +1,36 @@
+import type { Registry } from '../registry';
+import { CliError } from './command';
+
+/**
+ * Starts serving and stops once on SIGINT or SIGTERM (Ctrl-C arrives twice when the command runs
+ * through bin/tessera.js: from the terminal and from its relay). `cleanup` runs after the registry
+ * has closed, whether listening failed or the process is stopping. Answers the base URL.
+ */
+export async function serveUntilSignal(registry: Registry, port: number, cleanup: () => Promise<void> = async () => {}): Promise<string> {
+  let url: string;
+  try {
+    url = await registry.listen();
+  } catch (error) {
+    // A taken port must end the process, not leave the worker pool running.
+    await registry.close();
+    await cleanup();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`Port ${port} is in use; choose another with --port, e.g. --port ${port + 1}.`);
+    throw error;
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void registry
+      .close()
+      .then(cleanup)
+      .then(() => {
+        // A parked isolate thread makes process.exit hang; only a hard kill ends such a process.
+        if (registry.pool.isolatesLost > 0) process.kill(process.pid, 'SIGKILL');
+        process.exit(0);
+      });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return url;
+}
