@@ -44,6 +44,8 @@ export interface MemoryReport {
 export interface ScenarioReport {
   rows: ThroughputRow[];
   memory?: MemoryReport;
+  /** A table of the scenario's own, already formatted as markdown. */
+  table?: string;
   /** Method details specific to this scenario. */
   notes: string[];
 }
