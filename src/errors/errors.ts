@@ -14,6 +14,8 @@ export const ERRORS = {
   MEMORY_LIMIT_EXCEEDED: { status: 500, message: 'The component passed its sandbox memory limit.' },
   SANDBOX_CRASHED: { status: 500, message: 'The sandbox running the component stopped unexpectedly; retry the request.' },
   RENDER_ERROR: { status: 500, message: 'The component template failed to render.' },
+  // 508 Loop Detected: past the limit is almost always a component rendering itself; retrying cannot help.
+  NESTING_TOO_DEEP: { status: 508, message: 'Nested rendering is deeper than the registry allows.' },
   OVERLOADED: { status: 503, message: 'The registry is at capacity; retry later.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is over its size limit.' },
   UNAUTHORIZED: { status: 401, message: 'A valid publish token is required.' },
@@ -45,20 +47,4 @@ export class TesseraError extends Error {
     this.status = options.status ?? ERRORS[code].status;
     this.details = options.details;
   }
-
-  /** The plain form that crosses thread boundaries and becomes an HTTP body. */
-  toJSON(): SerializedError {
-    return { code: this.code, status: this.status, message: this.message, details: this.details };
-  }
-
-  static from(serialized: SerializedError): TesseraError {
-    return new TesseraError(serialized.code, serialized.message, { status: serialized.status, details: serialized.details });
-  }
-}
-
-export interface SerializedError {
-  code: ErrorCode;
-  status: number;
-  message: string;
-  details?: Record<string, unknown> | undefined;
 }

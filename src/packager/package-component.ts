@@ -5,6 +5,7 @@ import { transform } from 'esbuild';
 import { defaultConfig, type DependencyPolicy } from '../config/config';
 import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
+import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
@@ -18,7 +19,6 @@ export interface PackagedComponent {
 }
 
 export const PACKAGE_FOLDER = '_package';
-export const ENV_FILE = '.env';
 
 /** Turns a component's source folder into its publishable package (in memory). */
 export async function packageComponent(componentDir: string, options: { dependencyPolicy?: DependencyPolicy } = {}): Promise<PackagedComponent> {

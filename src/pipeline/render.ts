@@ -3,8 +3,8 @@ import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
-import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
 import type { ExecutionGroup, SandboxPool } from '../sandbox/sandbox-pool';
+import { isSupportedTemplateType, SUPPORTED_TEMPLATE_TYPES } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
 import { wrapHtml } from './wrap-html';
@@ -80,7 +80,7 @@ export class RenderPipeline {
       return { body, headers: {}, cookies: [] };
     }
 
-    if (!(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(component.templateType)) {
+    if (!isSupportedTemplateType(component.templateType)) {
       throw new TesseraError('TEMPLATE_NOT_SUPPORTED', `This registry cannot render template type "${component.templateType}".`);
     }
     this.#checkPlugins(component);
