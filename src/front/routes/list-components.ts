@@ -20,7 +20,7 @@ export function registerListComponents(app: FastifyInstance, services: RegistryS
     if (request.query.meta === 'true') {
       const components = names.map((name) => {
         const { descriptor } = services.catalog.latest(name)!;
-        return { name, version: descriptor.version, description: descriptor.description ?? '', state: descriptor.oc.state ?? '', publishDate: descriptor.oc.publisher?.date ?? descriptor.oc.date };
+        return { name, version: descriptor.version, description: descriptor.description ?? '', state: descriptor.oc.state ?? '', publishDate: new Date(descriptor.oc.publisher?.date ?? descriptor.oc.date).toISOString() };
       });
       return { href: baseUrl, type: 'oc-registry', components };
     }
