@@ -6,6 +6,7 @@ import { BATCH_BODY_SCHEMA, strictBatchValidator, type BatchBody } from '../batc
 import { errorReply } from '../error-body';
 import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
+import { OC_CLIENT, renderOcClient } from './oc-client-component';
 
 interface BatchItem {
   status: number;
@@ -30,9 +31,10 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
       const mode = renderModeOf(request);
       const baseUrl = services.publicBaseUrl.value;
       const clientTemplates = clientTemplatesOf(request);
-      const outcomes = await renderBatch(
+      // `oc-client` is the registry's own component, answered here; every other item is rendered by the pipeline.
+      const rendered = await renderBatch(
         services.pipeline,
-        components.map((component) => ({
+        components.filter((component) => component.name !== OC_CLIENT).map((component) => ({
           name: component.name,
           version: component.version ?? '',
           parameters: { ...parameters, ...component.parameters },
@@ -44,12 +46,24 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
           clientTemplates,
         })),
       );
+      let next = 0;
+      const outcomes = components.map((component) =>
+        component.name === OC_CLIENT ? ocClientOutcome(component.version ?? '', baseUrl, omitHref) : rendered[next++]!,
+      );
       // Headers and cookies reach the HTTP response only when they cannot belong to another item.
       const only = outcomes.length === 1 ? outcomes[0] : undefined;
       if (only?.ok) applyComponentHeaders(reply, only.result);
       return reply.code(200).send(outcomes.map((outcome, i) => toItem(outcome, components[i]!, services.config.development)));
     },
   );
+}
+
+function ocClientOutcome(requestVersion: string, baseUrl: string, omitHref: boolean): BatchOutcome {
+  try {
+    return { ok: true, result: { body: renderOcClient(requestVersion, baseUrl, omitHref), headers: {}, cookies: [] } };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 function toItem(outcome: BatchOutcome, component: BatchBody['components'][number], development: boolean): BatchItem {
