@@ -119,7 +119,7 @@ export class RenderPipeline {
     body.type = 'oc-component';
     body.renderMode = mode;
     body.baseUrl = request.baseUrl;
-    const cookies = answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.name, cookie.name) }));
+    const cookies = answer.cookies.length === 0 ? answer.cookies : answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.name, cookie.name) }));
     return { body, headers: answer.headers, cookies };
   }
 
