@@ -1,8 +1,12 @@
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Catalog } from './catalog/catalog';
+import { pollStorage } from './catalog/poll-storage';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
+import { listenUrl, PublicBaseUrl } from './front/public-base-url';
+import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
@@ -25,10 +29,11 @@ export interface Registry {
 /** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
 export async function createRegistry(config: RegistryConfig, options: { logger?: boolean; storage?: StorageAdapter } = {}): Promise<Registry> {
   const storage = options.storage ?? new FileSystemStorage(path.resolve(config.storagePath));
-  const catalog = new Catalog(storage);
-  await catalog.refresh();
+  // A stored version that cannot be read is skipped and told once (decisions §12), after the app's logger exists.
+  const catalog = new Catalog(storage, (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`));
 
   const metrics = new RegistryMetrics();
+  observeCatalog(metrics.registry, catalog);
   const pool = new SandboxPool({
     limits: {
       memoryMb: config.limits.memoryMb,
@@ -49,12 +54,19 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   metrics.observePool(pool);
   const pipeline = new RenderPipeline(catalog, pool, config, metrics);
   const bridge = createBridgeAnswerer(pipeline, config.plugins);
-  const app = createApp({ config, catalog, storage, pipeline, metrics }, { logger: options.logger });
+  const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
+  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl }, { logger: options.logger });
 
-  const poll =
-    config.pollIntervalSeconds > 0
-      ? setInterval(() => void catalog.refresh().catch((error: unknown) => app.log.error(error)), config.pollIntervalSeconds * 1000).unref()
-      : undefined;
+  const leftovers = await storage.removeInterruptedWrites?.();
+  if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
+  try {
+    await catalog.refresh();
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  const stopPolling =
+    config.pollIntervalSeconds > 0 ? pollStorage(catalog, config.pollIntervalSeconds * 1000, (error) => app.log.error(error)) : undefined;
 
   return {
     app,
@@ -62,10 +74,14 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     storage,
     pool,
     metrics,
-    // fastify may name the loopback `localhost`, which some clients resolve to IPv6 first.
-    listen: async () => `${(await app.listen({ port: config.port, host: config.host })).replace('localhost', '127.0.0.1')}/`,
+    async listen() {
+      await app.listen({ port: config.port, host: config.host });
+      const { port } = app.server.address() as AddressInfo;
+      publicBaseUrl.listeningOn(config.host, port);
+      return listenUrl(config.host, port);
+    },
     async close() {
-      if (poll) clearInterval(poll);
+      stopPolling?.();
       await app.close();
       await pool.close();
     },

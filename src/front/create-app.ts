@@ -9,6 +9,7 @@ import { registerComponentInfo } from './routes/component-info';
 import { registerGetComponent } from './routes/get-component';
 import { registerListComponents } from './routes/list-components';
 import { registerMetrics } from './routes/metrics';
+import { registerOcClientComponent } from './routes/oc-client-component';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 
@@ -40,6 +41,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerPublish(app, services);
   registerBatch(app, services);
   registerAction(app, services);
+  registerOcClientComponent(app, services);
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { TesseraError } from '../errors/errors';
-import { contentHash } from './hash';
-
-export const SUPPORTED_TEMPLATE_TYPES = ['oc-template-es6'] as const;
+import { contentHash } from '../descriptor/content-hash';
+import { registerView } from '../templates/es6/registered-view';
+import { isSupportedTemplateType, SUPPORTED_TEMPLATE_TYPES } from '../templates/template-types';
 
 export interface CompiledTemplate {
   /** `template.js`: registers the view under `oc.components[key]`, as OC's browser client expects. */
@@ -16,7 +16,7 @@ export interface CompiledTemplate {
  * string. The same file renders on the server (inside the sandbox) and in the browser.
  */
 export async function compileTemplate(componentDir: string, src: string, type: string, minify: boolean): Promise<CompiledTemplate> {
-  if (!(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(type)) {
+  if (!isSupportedTemplateType(type)) {
     throw new TesseraError('TEMPLATE_NOT_SUPPORTED', `Template type "${type}" is not supported; use one of: ${SUPPORTED_TEMPLATE_TYPES.join(', ')}.`);
   }
   const result = await build({
@@ -37,18 +37,7 @@ export async function compileTemplate(componentDir: string, src: string, type: s
   });
   const view = result.outputFiles[0]!.text;
   const key = contentHash(view);
-  return { code: wrapperStart(key) + view + WRAPPER_END, key };
-}
-
-/** `template.js` is the view bundle wrapped so that it registers itself under its key, as OC's browser client expects. */
-const wrapperStart = (key: string): string => `var oc=oc||{};oc.components=oc.components||{};oc.components[${JSON.stringify(key)}]=(function(){`;
-const WRAPPER_END = ';return __view.default||__view;})();\n';
-
-/** The view bundle inside a `template.js` registered under `key`, or undefined when it is not wrapped that way. */
-export function unwrapTemplate(code: string, key: string): string | undefined {
-  const start = wrapperStart(key);
-  if (!code.startsWith(start) || !code.endsWith(WRAPPER_END) || code.length < start.length + WRAPPER_END.length) return undefined;
-  return code.slice(start.length, code.length - WRAPPER_END.length);
+  return { code: registerView(view, key), key };
 }
 
 /** esbuild's failures as one sentence each, without host paths. */

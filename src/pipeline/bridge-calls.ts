@@ -1,4 +1,5 @@
 import type { RegistryPlugin } from '../config/config';
+import { TesseraError } from '../errors/errors';
 import type { BridgeRequest } from '../sandbox/sandbox-pool';
 import type { RenderPipeline } from './render';
 
@@ -41,7 +42,9 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
       const value = await plugin.func(...call.args);
       return JSON.stringify({ ok: true, value: value === undefined ? null : value });
     } catch (error) {
-      return JSON.stringify({ ok: false, message: error instanceof Error ? error.message : String(error) });
+      // A nesting too deep is the whole request's failure, not only the child's: its code crosses back.
+      const code = error instanceof TesseraError && error.code === 'NESTING_TOO_DEEP' ? error.code : undefined;
+      return JSON.stringify({ ok: false, code, message: error instanceof Error ? error.message : String(error) });
     }
   };
 }

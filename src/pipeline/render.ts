@@ -3,11 +3,12 @@ import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
-import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
 import { RequestBudget } from '../sandbox/request-budget';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
+import { isSupportedTemplateType, SUPPORTED_TEMPLATE_TYPES } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
+import { headersForComponent, scopedCookieName } from './component-cookies';
 import { wrapHtml } from './wrap-html';
 
 export type RenderMode = 'rendered' | 'unrendered' | 'info';
@@ -85,17 +86,16 @@ export class RenderPipeline {
 
   async #render(request: RenderRequest, budget: RequestBudget): Promise<RenderResult> {
     if (request.depth > this.#config.limits.nestingDepth) {
-      throw new TesseraError('GENERIC_ERROR', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`, {
-        status: 508,
-      });
+      throw new TesseraError('NESTING_TOO_DEEP', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`);
     }
     const component = this.#catalog.resolve(request.name, request.version);
     if (request.mode === 'info') {
-      const body = { type: 'oc-component', name: component.name, version: component.version, requestVersion: request.version, baseUrl: request.baseUrl };
+      // Exactly OC's info answer (decisions §1).
+      const body = { type: 'oc-component', version: component.version, requestVersion: request.version, name: component.name };
       return { body, headers: {}, cookies: [] };
     }
 
-    if (!(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(component.templateType)) {
+    if (!isSupportedTemplateType(component.templateType)) {
       throw new TesseraError('TEMPLATE_NOT_SUPPORTED', `This registry cannot render template type "${component.templateType}".`);
     }
     this.#checkPlugins(component);
@@ -114,10 +114,10 @@ export class RenderPipeline {
     body.name = component.name;
     body.version = component.version;
     body.requestVersion = request.version;
-    if (request.action !== undefined) {
-      body.data = answer.data;
-    } else if (request.mode === 'unrendered') {
-      body.data = answer.empty ? { __oc_emptyResponse: true } : answer.noModel ? null : answer.data;
+    // An action answers the unrendered shape, as OC does (decisions §6), its result as data.
+    const mode = request.action === undefined ? request.mode : 'unrendered';
+    if (mode === 'unrendered') {
+      body.data = request.action !== undefined ? answer.data : answer.empty ? { __oc_emptyResponse: true } : answer.noModel ? null : answer.data;
       body.template = { src: `${staticPath}template.js`, type: component.templateType, key: component.templateKey };
     } else {
       body.html = answer.empty
@@ -132,9 +132,10 @@ export class RenderPipeline {
           });
     }
     body.type = 'oc-component';
-    if (request.action === undefined) body.renderMode = request.mode;
+    body.renderMode = mode;
     body.baseUrl = request.baseUrl;
-    return { body, headers: answer.headers, cookies: answer.cookies };
+    const cookies = answer.cookies.length === 0 ? answer.cookies : answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.name, cookie.name) }));
+    return { body, headers: answer.headers, cookies };
   }
 
   #checkPlugins(component: ComponentVersion): void {
@@ -155,11 +156,12 @@ export class RenderPipeline {
       mode: request.mode,
       params,
       plugins: component.descriptor.oc.plugins ?? [],
+      component: { name: component.name, version: component.version },
       ctx: {
         acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
         baseUrl: request.baseUrl,
         env: { ...component.env, ...this.#config.env },
-        requestHeaders: headers,
+        requestHeaders: headersForComponent(component.name, headers),
         staticPath,
         templates: TEMPLATES,
       },

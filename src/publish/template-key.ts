@@ -1,5 +1,5 @@
-import { unwrapTemplate } from '../packager/compile-template';
-import { contentHash } from '../packager/hash';
+import { contentHash } from '../descriptor/content-hash';
+import { unwrapTemplate } from '../templates/es6/registered-view';
 
 /**
  * Checks that `template.js` is the compiled view its descriptor announces: the packager hashes the

@@ -1,9 +1,9 @@
 import semver from 'semver';
+import { contentHash } from '../descriptor/content-hash';
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { TesseraError } from '../errors/errors';
-import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
-import { contentHash } from '../packager/hash';
+import { isSupportedTemplateType, SUPPORTED_TEMPLATE_TYPES } from '../templates/template-types';
 import { templateKeyProblem } from './template-key';
 
 /**
@@ -51,7 +51,7 @@ function descriptorFileProblems(descriptor: PackagedDescriptor, files: ReadonlyM
   if (oc.packaged !== true) problems.push('/oc/packaged must be true: publish the output of "tessera package", not the source folder');
 
   const template = oc.files?.template;
-  if (typeof template?.type === 'string' && !(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(template.type)) {
+  if (typeof template?.type === 'string' && !isSupportedTemplateType(template.type)) {
     problems.push(`/oc/files/template/type "${template.type}" is not a template type this registry renders (${SUPPORTED_TEMPLATE_TYPES.join(', ')})`);
   }
   const templateFile = files.get('template.js');

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
 import { wantsHtml } from '../negotiate';
-import { escapeHtml } from '../escape-html';
+import { escapeHtml } from '../../pipeline/escape-html';
 import type { RegistryServices } from '../registry-services';
 
 /** `GET /:name/~info` and `GET /:name/:version/~info`: the published descriptor, its versions and publisher. */
