@@ -126,7 +126,7 @@ t.test("OC's window.oc API behaves as OC's client does", async (t) => {
   t.same(
     await check(`new Promise((resolve) => {
       const component = document.createElement('oc-component');
-      component.setAttribute('href', '//oc-registry.com/my-component/');
+      component.setAttribute('href', '/no-such-component/');
       document.body.appendChild(component);
       let before, failed;
       oc.events.on('oc:failed', (event, data) => failed = data.component === component);
