@@ -141,7 +141,7 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     const renderOne = (name: unknown, options: any) =>
       typeof name !== 'string'
         ? PromiseCtor.reject(new TypeErrorCtor('renderComponent expects a component name.'))
-        : callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers, baseUrl: input.ctx.baseUrl });
+        : callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers, baseUrl: input.ctx.baseUrl, requestId: input.requestId });
 
     const ctx: any = {
       acceptLanguage: input.ctx.acceptLanguage,

@@ -3,6 +3,7 @@ import type { RegistryConfig } from '../config/config';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
 import type { StorageAdapter } from '../storage/storage-adapter';
+import type { Readiness } from './readiness';
 
 /** What the routes need; handed to each route module. */
 export interface RegistryServices {
@@ -11,4 +12,5 @@ export interface RegistryServices {
   storage: StorageAdapter;
   pipeline: RenderPipeline;
   metrics: RegistryMetrics;
+  readiness: Readiness;
 }

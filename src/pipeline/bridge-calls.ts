@@ -8,7 +8,12 @@ interface NestedRenderPayload {
   parameters?: unknown;
   headers?: unknown;
   baseUrl: string;
+  /** The root request's id, handed into the isolate with its input and back with each call. */
+  requestId?: unknown;
 }
+
+/** Writes one structured log line (the registry's logger). */
+export type LogLine = (fields: Record<string, unknown>, message: string) => void;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -17,11 +22,13 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * render pipeline (and may land on any worker); plugin calls run the registry's plugin in the host.
  * Answers are JSON: `{ok: true, value}` or `{ok: false, message}`.
  */
-export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[]) {
+export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: LogLine = () => {}) {
   return async ({ op, payload, depth }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
+        const requestId = typeof call.requestId === 'string' ? call.requestId : undefined;
+        const nested = { reqId: requestId, component: call.name, requestVersion: typeof call.version === 'string' ? call.version : '', depth: depth + 1 };
         const { body } = await pipeline.render({
           name: call.name,
           version: typeof call.version === 'string' ? call.version : '',
@@ -31,7 +38,12 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
           mode: 'rendered',
           depth: depth + 1,
           baseUrl: call.baseUrl,
+          requestId,
+        }).catch((error: unknown) => {
+          log({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');
+          throw error;
         });
+        log({ ...nested, version: body['version'] }, 'nested render');
         return JSON.stringify({ ok: true, value: body['html'] });
       }
       const call = JSON.parse(payload) as { name: string; args: unknown[] };

@@ -30,6 +30,8 @@ export interface RenderRequest {
   group?: ExecutionGroup;
   /** Template types an oc-client declares it can render (its `templates` header); others render on the server. */
   clientTemplates?: string[];
+  /** Id of the HTTP request this render serves (a nested render: of its root request), for log lines. */
+  requestId?: string;
 }
 
 export interface Cookie {
@@ -88,7 +90,7 @@ export class RenderPipeline {
     if (request.mode === 'unrendered' && request.clientTemplates && !request.clientTemplates.includes(component.templateType)) {
       request = { ...request, mode: 'rendered' };
     }
-    const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
+    const staticPath = `${this.#config.staticBaseUrl ?? request.baseUrl}${component.name}/${component.version}/static/`;
     const answer = await this.#execute(component, request, params, staticPath);
     if (!answer.ok) throw componentError(component, answer);
 
@@ -137,6 +139,8 @@ export class RenderPipeline {
     const input = JSON.stringify({
       op: request.action === undefined ? 'render' : 'action',
       action: request.action,
+      // Not part of ctx: the isolate only hands it back with its nested render calls.
+      requestId: request.requestId,
       mode: request.mode,
       params,
       plugins: component.descriptor.oc.plugins ?? [],

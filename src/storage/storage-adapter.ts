@@ -13,4 +13,6 @@ export interface StorageAdapter {
    * including when a concurrent writer finished first.
    */
   writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
+  /** Releases connections to a remote store, if any. */
+  close?(): Promise<void>;
 }

@@ -29,6 +29,7 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
         depth: 0,
         baseUrl: baseUrlOf(request, services.config),
         action,
+        requestId: request.id,
       }),
     );
   };

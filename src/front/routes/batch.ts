@@ -47,6 +47,7 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
               omitHref,
               clientTemplates,
               group,
+              requestId: request.id,
             });
           } catch (error) {
             const { status, body } = errorReply(error, component.name, version, services.config.development);
