@@ -157,9 +157,13 @@ export class S3Storage implements StorageAdapter {
  * endpoint is set (what self-hosted stores expect) and connection and request time limits.
  */
 export function createS3Client(timeoutMs: number, env: NodeJS.ProcessEnv = process.env): S3Client {
-  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL;
+  const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = env;
   return new S3Client({
+    endpoint,
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    // Keys in `env` when there are; else the SDK's chain (profiles, container and instance roles).
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, sessionToken } : undefined,
     forcePathStyle: Boolean(endpoint),
     maxAttempts: 2,
     // Self-hosted stores differ in the newer checksum headers; every file read is checked against its sha256 instead.

@@ -28,7 +28,7 @@ export async function startS3Registry(t: Teardown, options: S3RegistryOptions): 
   let storage: S3Storage | undefined;
   if (options.endpoint !== undefined) {
     const timeoutMs = options.storage?.timeoutMs ?? config.limits.storageTimeoutMs;
-    const client = createS3Client(timeoutMs, { ...process.env, AWS_ENDPOINT_URL: options.endpoint });
+    const client = createS3Client(timeoutMs, { AWS_ENDPOINT_URL: options.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' });
     storage = new S3Storage({ bucket: BUCKET, prefix: `${options.prefix}/` }, { timeoutMs, ...options.storage, client });
   }
   const registry = await createRegistry(config, { storage });
