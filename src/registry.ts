@@ -61,12 +61,15 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
       ? setInterval(() => void catalog.refresh().catch((error: unknown) => app.log.error(error)), config.pollIntervalSeconds * 1000).unref()
       : undefined;
 
-  const close = async () => {
-    if (poll) clearInterval(poll);
-    await app.close();
-    await pool.close();
-    await storage.close?.();
-  };
+  let closed: Promise<void> | undefined;
+  // Once: draining ends by closing, and whoever owns the registry may close it again.
+  const close = () =>
+    (closed ??= (async () => {
+      if (poll) clearInterval(poll);
+      await app.close();
+      await pool.close();
+      await storage.close?.();
+    })());
   return {
     app,
     catalog,
