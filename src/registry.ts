@@ -65,6 +65,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   // Once: draining ends by closing, and whoever owns the registry may close it again.
   const close = () =>
     (closed ??= (async () => {
+      readiness.drain();
       if (poll) clearInterval(poll);
       await app.close();
       await pool.close();

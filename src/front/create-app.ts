@@ -24,6 +24,9 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     // Every log line of a request carries its id (`reqId`), taken from the load balancer's X-Request-Id when sane.
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // While closing, a request that still arrives on an open connection is answered normally (with
+    // `Connection: close`, see below) rather than with fastify's uncoded 503.
+    return503OnClosing: false,
     bodyLimit: services.config.limits.jsonBodyBytes,
     // Component names are case-sensitive and a trailing slash names the same resource.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
