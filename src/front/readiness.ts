@@ -4,6 +4,7 @@
  */
 export class Readiness {
   #draining = false;
+  #started = false;
   readonly #sandboxUp: () => Promise<boolean>;
 
   /** `sandboxUp` answers whether at least one sandbox host answers. */
@@ -20,9 +21,13 @@ export class Readiness {
     this.#draining = true;
   }
 
-  /** 'ready', or why not. */
+  /**
+   * 'ready', or why not. Once the sandbox has answered, the replica stays ready until it drains: a
+   * host busy with work may answer the probe late, and the pool replaces hosts that die.
+   */
   async state(): Promise<'ready' | 'starting' | 'draining'> {
     if (this.#draining) return 'draining';
-    return (await this.#sandboxUp()) ? 'ready' : 'starting';
+    this.#started ||= await this.#sandboxUp();
+    return this.#started ? 'ready' : 'starting';
   }
 }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { TesseraError } from '../errors/errors';
-import { VersionCommitter } from './s3-commit';
+import { alreadyExists, VersionCommitter } from './s3-commit';
 import type { S3Location } from './s3-location';
 import { S3Objects } from './s3-objects';
 import { storageCorrupt } from './storage-fault';
@@ -83,7 +83,7 @@ export class S3Storage implements StorageAdapter {
 
   async writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
     const markerKey = this.#markerKey(name, version);
-    if (await this.#objects.exists(markerKey)) throw new TesseraError('ALREADY_EXISTS', `${name}@${version} is already published; versions are immutable.`);
+    if (await this.#objects.exists(markerKey)) throw alreadyExists(name, version);
     for (const filePath of files.keys()) {
       if (filePath.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
         throw new TesseraError('PACKAGE_NOT_VALID', `File "${filePath}" escapes the package.`);
