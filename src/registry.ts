@@ -1,17 +1,17 @@
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
 import { listenUrl, PublicBaseUrl } from './front/public-base-url';
+import { Readiness } from './front/readiness';
 import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
 import { SandboxPool } from './sandbox/sandbox-pool';
-import { FileSystemStorage } from './storage/fs-storage';
+import { createStorage } from './storage/create-storage';
 import type { StorageAdapter } from './storage/storage-adapter';
 
 export interface Registry {
@@ -24,11 +24,17 @@ export interface Registry {
   /** Listens on the configured port and host; answers the base URL (`http://127.0.0.1:3030/`). */
   listen(): Promise<string>;
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM): `/readyz` turns 503 at once while requests are still served for
+   * `limits.drainDelayMs` (load balancers stop sending), then the listener closes and in-flight requests
+   * finish, all within `limits.drainTimeoutMs`. Answers whether everything finished in time.
+   */
+  drain(): Promise<boolean>;
 }
 
 /** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
 export async function createRegistry(config: RegistryConfig, options: { logger?: boolean; storage?: StorageAdapter } = {}): Promise<Registry> {
-  const storage = options.storage ?? new FileSystemStorage(path.resolve(config.storagePath));
+  const storage = options.storage ?? createStorage(config.storagePath, { timeoutMs: config.limits.storageTimeoutMs });
   // A stored version that cannot be read is skipped and told once (decisions §12), after the app's logger exists.
   const catalog = new Catalog(storage, (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`));
 
@@ -53,9 +59,11 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   });
   metrics.observePool(pool);
   const pipeline = new RenderPipeline(catalog, pool, config, metrics);
-  const bridge = createBridgeAnswerer(pipeline, config.plugins);
+  // Called only once serving, when `app` exists: nested renders log under their root request's id.
+  const bridge = createBridgeAnswerer(pipeline, config.plugins, (fields, message) => app.log.info(fields, message));
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
-  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl }, { logger: options.logger });
+  const readiness = new Readiness(async () => pool.stats().hosts > 0);
+  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness }, { logger: options.logger });
 
   const leftovers = await storage.removeInterruptedWrites?.();
   if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
@@ -68,6 +76,16 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   const stopPolling =
     config.pollIntervalSeconds > 0 ? pollStorage(catalog, config.pollIntervalSeconds * 1000, (error) => app.log.error(error)) : undefined;
 
+  let closed: Promise<void> | undefined;
+  // Once: draining ends by closing, and whoever owns the registry may close it again.
+  const close = () =>
+    (closed ??= (async () => {
+      readiness.drain();
+      stopPolling?.();
+      await app.close();
+      await pool.close();
+      await storage.close?.();
+    })());
   return {
     app,
     catalog,
@@ -80,10 +98,16 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
       publicBaseUrl.listeningOn(config.host, port);
       return listenUrl(config.host, port);
     },
-    async close() {
-      stopPolling?.();
-      await app.close();
-      await pool.close();
+    close,
+    async drain() {
+      readiness.drain();
+      const finished = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(config.limits.drainDelayMs, config.limits.drainTimeoutMs)));
+        await close();
+        return true;
+      })();
+      const bound = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.limits.drainTimeoutMs).unref());
+      return Promise.race([finished, bound]);
     },
   };
 }

@@ -26,6 +26,9 @@ export const ERRORS = {
   ALREADY_EXISTS: { status: 409, message: 'This component version is already published; versions are immutable.' },
   PACKAGE_NOT_VALID: { status: 400, message: 'The component package is not valid.' },
   DEPENDENCY_NOT_ALLOWED: { status: 422, message: "The component's dependencies break the registry's dependency policy." },
+  STORAGE_UNAVAILABLE: { status: 503, message: 'The component storage did not answer in time; retry later.' },
+  STORAGE_CORRUPT: { status: 500, message: 'A stored file of this component version is damaged.' },
+  NOT_READY: { status: 503, message: 'This registry is starting or draining; send the request to another replica.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

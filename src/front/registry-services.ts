@@ -4,6 +4,7 @@ import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import type { PublicBaseUrl } from './public-base-url';
+import type { Readiness } from './readiness';
 
 /** What the routes need; handed to each route module. */
 export interface RegistryServices {
@@ -14,4 +15,5 @@ export interface RegistryServices {
   metrics: RegistryMetrics;
   /** Configured, or the listen address; never taken from a request. */
   publicBaseUrl: PublicBaseUrl;
+  readiness: Readiness;
 }

@@ -32,6 +32,8 @@ export interface RenderRequest {
   budget?: RequestBudget;
   /** Template types an oc-client declares it can render (its `templates` header); others render on the server. */
   clientTemplates?: string[];
+  /** Id of the HTTP request this render serves (a nested render: of its root request), for log lines. */
+  requestId?: string;
 }
 
 export interface Cookie {
@@ -76,7 +78,7 @@ export class RenderPipeline {
    */
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
-    const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest);
+    const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest, request.requestId);
     try {
       return await this.#render(request, budget);
     } finally {
@@ -103,7 +105,7 @@ export class RenderPipeline {
     if (request.mode === 'unrendered' && request.clientTemplates && !request.clientTemplates.includes(component.templateType)) {
       request = { ...request, mode: 'rendered' };
     }
-    const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
+    const staticPath = `${this.#config.staticBaseUrl ?? request.baseUrl}${component.name}/${component.version}/static/`;
     const answer = await this.#execute(component, request, params, staticPath, budget);
     if (!answer.ok) throw componentError(component, answer);
 

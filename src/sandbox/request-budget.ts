@@ -14,9 +14,13 @@ export class RequestBudget {
   #executions = 0;
   #closed = false;
 
-  constructor(timeoutMs: number, maxExecutions: number) {
+  /** The id of the request from outside, under which its nested renders are logged. */
+  readonly requestId: string | undefined;
+
+  constructor(timeoutMs: number, maxExecutions: number, requestId?: string) {
     this.#timeoutMs = timeoutMs;
     this.#maxExecutions = maxExecutions;
+    this.requestId = requestId;
   }
 
   /** Counts one more execution and answers the milliseconds it may take; throws when none are left. */

@@ -28,6 +28,7 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
         depth: 0,
         baseUrl: services.publicBaseUrl.value,
         action,
+        requestId: request.id,
       }),
     );
   };

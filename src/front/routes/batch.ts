@@ -44,6 +44,7 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
           baseUrl,
           omitHref,
           clientTemplates,
+          requestId: request.id,
         })),
       );
       let next = 0;

@@ -23,6 +23,7 @@ export function registerGetComponent(app: FastifyInstance, services: RegistrySer
         depth: 0,
         baseUrl: services.publicBaseUrl.value,
         clientTemplates: clientTemplatesOf(request),
+        requestId: request.id,
       }),
     );
   };
