@@ -12,6 +12,7 @@ t.test('a host past hostMemoryMb is drained and replaced; its requests are answe
   const { registry, url } = started;
   await workersUp(registry, 1);
   const [first] = registry.pool.hostProcessIds();
+  await bystanderRenders(t, started, 'Before', 'the bystander is warm on the host');
   t.ok(hostsResidentBytes(registry) < 96 * 2 ** 20, `a fresh host is within the limit (${Math.round(hostsResidentBytes(registry) / 2 ** 20)} MB)`);
   // 1500 formatters hold about 40 MB outside the heap: the host passes 96 MB and is recycled.
   const { status, body } = await request(`${url}hostile-intl-hoard?count=1500`);
