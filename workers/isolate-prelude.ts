@@ -226,7 +226,8 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     }
     let html: unknown;
     try {
-      html = view!(model);
+      // OC's props beside the model (decisions §4), as OC's es6 and esm views read them.
+      html = view!({ ...model, ...input.viewProps });
     } catch (error) {
       return fail(error, 'RENDER_ERROR');
     }
