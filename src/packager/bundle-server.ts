@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { TesseraError } from '../errors/errors';
-import { buildProblems } from './compile-template';
+import { buildProblems } from '../templates/bundle-view';
 import { contentHash } from './hash';
 
 /** The authoring module, compiled beside this file; components import it as `oc-server`. */

@@ -6,6 +6,7 @@ import { defaultConfig, type DependencyPolicy } from '../config/config';
 import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
+import { SERVER_TEMPLATE } from '../templates/template-types';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
 import { DependencyPolicyCheck } from './dependency-policy';
@@ -28,6 +29,7 @@ export async function packageComponent(componentDir: string, options: { dependen
 
   const template = await compileTemplate(componentDir, source.oc.files.template.src, source.oc.files.template.type, minify);
   files.set('template.js', Buffer.from(template.code));
+  if (template.serverCode !== undefined) files.set(SERVER_TEMPLATE, Buffer.from(template.serverCode));
 
   const oc: PackagedDescriptor['oc'] = {
     ...source.oc,

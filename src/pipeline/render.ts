@@ -3,8 +3,8 @@ import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
-import { SUPPORTED_TEMPLATE_TYPES } from '../packager/compile-template';
 import type { ExecutionGroup, SandboxPool } from '../sandbox/sandbox-pool';
+import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
 import { wrapHtml } from './wrap-html';
@@ -49,7 +49,7 @@ type SandboxAnswer =
   | { ok: true; html?: string; data?: unknown; empty?: boolean; noModel?: boolean; headers: Record<string, string>; cookies: Cookie[] }
   | { ok: false; code: ErrorCode; status?: number; message: string; details?: Record<string, unknown> };
 
-const TEMPLATES = SUPPORTED_TEMPLATE_TYPES.map((type) => ({ type, version: '1.0.0', externals: [] }));
+const TEMPLATES = TEMPLATE_TYPES.map(({ type, version }) => ({ type, version, externals: [] }));
 
 /**
  * The one render function behind GET, batch items, actions and nested renders. Pure of HTTP:
@@ -80,7 +80,7 @@ export class RenderPipeline {
       return { body, headers: {}, cookies: [] };
     }
 
-    if (!(SUPPORTED_TEMPLATE_TYPES as readonly string[]).includes(component.templateType)) {
+    if (!templateTypeInfo(component.templateType)) {
       throw new TesseraError('TEMPLATE_NOT_SUPPORTED', `This registry cannot render template type "${component.templateType}".`);
     }
     this.#checkPlugins(component);
@@ -140,6 +140,7 @@ export class RenderPipeline {
       mode: request.mode,
       params,
       plugins: component.descriptor.oc.plugins ?? [],
+      viewProps: { _staticPath: staticPath, _baseUrl: request.baseUrl, _componentName: component.name, _componentVersion: component.version },
       ctx: {
         acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
         baseUrl: request.baseUrl,

@@ -1,0 +1,71 @@
+import t from 'tap';
+import { request } from '../helpers/start-registry';
+import { publishFixture, startTemplatesRegistry, withFixedId } from './publish-fixture';
+
+/** What every server render of a hydrating type ends with: the data the browser client hydrates from. */
+function hydrationData(url: string, name: string, type: string, key: string, mode: string, model: Record<string, unknown>): string {
+  const staticPath = `${url}${name}/1.0.0/static/`;
+  const props = { ...model, _staticPath: staticPath, _baseUrl: url, _componentName: name, _componentVersion: '1.0.0' };
+  return `<script type="application/json" data-oc-hydrate>${JSON.stringify({ type, key, src: `${staticPath}template.js`, mode, props })}</script>`;
+}
+
+function wrapped(url: string, name: string, query: string, key: string, content: string): Record<string, unknown> {
+  const href = `${url}${name}?${query}`;
+  return {
+    href,
+    name,
+    version: '1.0.0',
+    requestVersion: '',
+    html:
+      `<oc-component href="${href.replace('&', '&amp;')}" data-hash="${key}" id="ID" data-name="${name}" data-rendered="true" data-version="1.0.0">${content}` +
+      `<script>window.oc=window.oc||{};oc.renderedComponents=oc.renderedComponents||{};oc.renderedComponents["${name}"]="1.0.0";</script></oc-component>`,
+    type: 'oc-component',
+    renderMode: 'rendered',
+    baseUrl: url,
+  };
+}
+
+async function rendered(url: string, path: string) {
+  const { status, body } = await request(`${url}${path}`);
+  return { status, body: { ...body, html: withFixedId(body.html) } };
+}
+
+t.test('each template type is packaged, published and rendered on the server with its text', async (t) => {
+  const { url } = await startTemplatesRegistry(t);
+
+  t.test('oc-template-esm: Preact renders the function component, with the data to hydrate it', async (t) => {
+    const name = 'templates-esm-counter';
+    const key = await publishFixture(url, name);
+    const markup = '<section class="counter"><p>Hello, Ada!</p><button type="button">Clicked 2 times</button></section>';
+    t.same(await rendered(url, `${name}?name=Ada&start=2`), {
+      status: 200,
+      body: wrapped(url, name, 'name=Ada&start=2', key, `<div data-oc-root>${markup}</div>` + hydrationData(url, name, 'oc-template-esm', key, 'hydrate', { name: 'Ada', start: 2 })),
+    });
+  });
+
+  t.test('oc-template-react: react-dom/server renders the component in the sandbox', async (t) => {
+    const name = 'templates-react-counter';
+    const key = await publishFixture(url, name);
+    const markup = '<section class="counter"><p>Hello, <!-- -->Ada<!-- -->!</p><button type="button">Clicked <!-- -->2<!-- --> times</button></section>';
+    t.same(await rendered(url, `${name}?name=Ada&start=2`), {
+      status: 200,
+      body: wrapped(url, name, 'name=Ada&start=2', key, `<div data-oc-root>${markup}</div>` + hydrationData(url, name, 'oc-template-react', key, 'hydrate', { name: 'Ada', start: 2 })),
+    });
+  });
+
+  t.test('oc-template-handlebars: the precompiled view renders with the legacy server.js model, escaping as handlebars does', async (t) => {
+    const name = 'templates-handlebars-greeting';
+    const key = await publishFixture(url, name);
+    const markup = '<div class="greeting">\n  <p>Hello, Ada!</p>\n  <ul><li>apple</li><li>pear</li></ul>\n  <strong>&lt;b&gt;escaped&lt;/b&gt;</strong>\n</div>\n';
+    t.same(await rendered(url, `${name}?name=Ada`), { status: 200, body: wrapped(url, name, 'name=Ada', key, markup) });
+  });
+
+  t.test("OC's esm form: the server renders the element the browser mounts it into", async (t) => {
+    const name = 'templates-esm-oc-mount';
+    const key = await publishFixture(url, name);
+    t.same(await rendered(url, `${name}?name=Ada`), {
+      status: 200,
+      body: wrapped(url, name, 'name=Ada', key, '<div data-oc-root></div>' + hydrationData(url, name, 'oc-template-esm', key, 'mount', { name: 'Ada' })),
+    });
+  });
+});
