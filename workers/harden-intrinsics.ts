@@ -56,6 +56,31 @@ export function hardenIntrinsics(global: any): void {
   // could commit gigabytes), so the sandbox has no WebAssembly.
   delete global.WebAssembly;
 
+  // Resizable and growable buffers (`new ArrayBuffer(n, {maxByteLength})`) reserve and commit memory
+  // outside the isolate's allocator, escaping its memory limit too: their constructors refuse the
+  // option. Each replacement shares the original's prototype (so `instanceof` holds) and becomes its
+  // `constructor`, so no path leads back to the original.
+  for (const name of ['ArrayBuffer', 'SharedArrayBuffer']) {
+    const Original = global[name];
+    if (typeof Original !== 'function') continue;
+    const construct = Reflect.construct;
+    const FixedLength = function (this: unknown, length: unknown, options?: unknown) {
+      if (new.target === undefined) throw new TypeError(`Constructor ${name} requires 'new'`);
+      if (options !== undefined && options !== null && typeof options === 'object' && (options as { maxByteLength?: unknown }).maxByteLength !== undefined) {
+        throw new RangeError(`Resizable buffers are not available in the sandbox: ${name} takes no maxByteLength.`);
+      }
+      return construct(Original, [length], new.target === FixedLength ? Original : new.target);
+    };
+    for (const key of ownKeys(Original)) {
+      if (key !== 'length' && key !== 'name' && key !== 'prototype') defineProperty(FixedLength, key, getOwnPropertyDescriptor(Original, key)!);
+    }
+    defineProperty(FixedLength, 'name', { value: name });
+    defineProperty(FixedLength, 'length', { value: 1 });
+    FixedLength.prototype = Original.prototype;
+    defineProperty(Original.prototype, 'constructor', { value: FixedLength, writable: true, enumerable: false, configurable: true });
+    global[name] = FixedLength;
+  }
+
   /* Intrinsics that no global names but tenant code can still reach. */
   const hidden = [
     getPrototypeOf(function* () {}),

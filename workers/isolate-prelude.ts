@@ -15,7 +15,16 @@ interface HostBridge {
   applySync(receiver: undefined, args: unknown[], options: object): string;
 }
 
-export function installPrelude(global: any, bridge: HostBridge, maxResultChars: number): void {
+/** Bounds of what may leave the isolate, decided by the host. */
+export interface PreludeLimits {
+  maxResultChars: number;
+  /** The largest JSON of a nested render's or plugin call's arguments. */
+  maxPayloadChars: number;
+  /** The most components one `renderComponents` call takes. */
+  maxNestedBatch: number;
+}
+
+export function installPrelude(global: any, bridge: HostBridge, limits: PreludeLimits): void {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -34,6 +43,13 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
   const CRLF = /[\r\n]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
   const NOT_SERIALIZABLE = stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
+  const { maxResultChars, maxPayloadChars, maxNestedBatch } = limits;
+  const MAX_MESSAGE_CHARS = 1000;
+  const MAX_HEADERS = 50;
+  const MAX_COOKIES = 50;
+  const MAX_NAME_CHARS = 256;
+  const MAX_HEADER_VALUE_CHARS = 8192;
+  const MAX_COOKIE_VALUE_CHARS = 4096;
 
   let exportsOfServer: any;
   let view: ((model: unknown) => unknown) | undefined;
@@ -55,10 +71,17 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
     if (error instanceof RangeErrorCtor && error.message === 'Array buffer allocation failed') {
       return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit.' });
     }
-    const code = codedErrors.has(error) ? error.__tesseraCode : fallbackCode;
+    const isCoded = codedErrors.has(error);
+    const code = isCoded ? error.__tesseraCode : fallbackCode;
     const status = error && typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : undefined;
-    const message = error && typeof error.message === 'string' ? error.message : String(error);
-    return stringify({ ok: false, code, status, message, details: error && error.__tesseraDetails });
+    let message: string;
+    try {
+      message = String(error && typeof error.message === 'string' ? error.message : error);
+    } catch {
+      message = 'The component threw a value that cannot be read.';
+    }
+    if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
+    return stringify({ ok: false, code, status, message, details: isCoded ? error.__tesseraDetails : undefined });
   }
 
   const moduleRequire = (name: string) => {
@@ -85,27 +108,45 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
   };
   global.console = freeze({ log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} });
 
-  const callHost = (execId: number, op: string, payload: unknown): Promise<unknown> =>
-    bridge
-      .apply(undefined, [execId, op, stringify(payload)], { arguments: { copy: true }, result: { promise: true, copy: true } })
-      .then((answer: string) => {
-        const parsed = parse(answer);
-        if (parsed.ok) return parsed.value;
-        throw new ErrorCtor(parsed.message);
-      });
+  /** The JSON of a bridge call's arguments, refused here when too large to cross. */
+  const payloadOf = (op: string, payload: unknown): string => {
+    const json = stringify(payload);
+    if (json.length > maxPayloadChars) {
+      throw new RangeErrorCtor(`The arguments of a ${op === 'render' ? 'nested render' : 'plugin call'} are over ${maxPayloadChars} characters.`);
+    }
+    return json;
+  };
+  /** The never-settling promise a call of an ended execution gets: nothing of that execution resumes. */
+  const never = () => new PromiseCtor(() => {});
+  const answerOf = (answer: string): unknown => {
+    const parsed = parse(answer);
+    if (parsed.ok) return parsed.value;
+    if (parsed.ended) return never();
+    throw new ErrorCtor(parsed.message);
+  };
 
-  // Plugins answer synchronously, as in OC. Not with `applySyncPromise`: with a promise-returning host
-  // function it crashes the process once several worker threads use it (isolated-vm 5.0.4). Instead
-  // the call is sent without waiting, this isolate's thread sleeps on a shared flag the worker raises
-  // when the answer is in, and a synchronous call (no promise involved) fetches it. A timed-out or
-  // disposed isolate is woken by V8 itself.
+  const callHost = (execId: number, op: string, payload: unknown): Promise<unknown> => {
+    let json: string;
+    try {
+      json = payloadOf(op, payload);
+    } catch (error) {
+      return PromiseCtor.reject(error);
+    }
+    return bridge.apply(undefined, [execId, op, json], { arguments: { copy: true }, result: { promise: true, copy: true } }).then(answerOf);
+  };
+
+  // Plugins answer synchronously, as in OC. Not with `applySyncPromise`, which needs the host's thread
+  // free for the whole call: the call is sent without waiting, this isolate's thread sleeps on a shared
+  // flag the host raises when the answer is in, and a synchronous call (no promise involved) fetches
+  // it. A timed-out or disposed isolate is woken by V8 itself.
   const callHostSync = (execId: number, op: string, payload: unknown): unknown => {
+    const json = payloadOf(op, payload);
     const signal = new Int32ArrayCtor(new SharedArrayBufferCtor(4));
-    bridge.applyIgnored(undefined, [execId, op, stringify(payload), signal.buffer], { arguments: { copy: true } });
+    bridge.applyIgnored(undefined, [execId, op, json, signal.buffer], { arguments: { copy: true } });
     atomicsWait(signal, 0, 0);
     const parsed = parse(bridge.applySync(undefined, [execId, `${op}-answer`, ''], { arguments: { copy: true }, result: { copy: true } }));
     if (parsed.ok) return parsed.value;
-    throw new ErrorCtor(parsed.message);
+    throw new ErrorCtor(parsed.ended ? 'The request was already answered.' : parsed.message);
   };
 
   const withCallback = (promise: Promise<unknown>, callback: unknown) => {
@@ -160,14 +201,22 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
         if (typeof name !== 'string' || typeof value !== 'string') throw new TypeErrorCtor('setHeader(name, value) takes two strings.');
         if (!TOKEN.test(name) || HOP_BY_HOP.indexOf(name.toLowerCase()) !== -1) throw new TypeErrorCtor(`Header "${name}" cannot be set by a component.`);
         if (CRLF.test(value)) throw new TypeErrorCtor(`The value of header "${name}" contains a line break.`);
-        headers[name.toLowerCase()] = value;
+        if (name.length > MAX_NAME_CHARS || value.length > MAX_HEADER_VALUE_CHARS) throw new RangeErrorCtor(`Header "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit.`);
+        const key = name.toLowerCase();
+        if (!(key in headers) && keys(headers).length >= MAX_HEADERS) throw new RangeErrorCtor(`A component may set at most ${MAX_HEADERS} headers.`);
+        headers[key] = value;
       },
       setCookie(name: unknown, value: unknown, options?: any) {
         if (typeof name !== 'string' || !TOKEN.test(name)) throw new TypeErrorCtor('setCookie: the cookie name must be a non-empty token.');
         if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new TypeErrorCtor('setCookie: the cookie value must be a string.');
+        if (name.length > MAX_NAME_CHARS || String(value).length > MAX_COOKIE_VALUE_CHARS) throw new RangeErrorCtor(`setCookie: cookie "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit.`);
+        if (cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies.`);
         const kept: Record<string, unknown> = {};
         if (options && typeof options === 'object') {
           for (const key of COOKIE_OPTIONS) if (options[key] !== undefined) kept[key] = key === 'expires' && options[key] instanceof Date ? options[key].toUTCString() : options[key];
+          for (const key of keys(kept)) {
+            if (typeof kept[key] === 'string' && (kept[key] as string).length > MAX_NAME_CHARS) throw new RangeErrorCtor(`setCookie: option "${key}" is over its size limit.`);
+          }
         }
         cookies.push({ name, value: String(value), options: kept });
       },
@@ -178,6 +227,9 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
       renderComponents(components: unknown, options?: any, callback?: unknown) {
         if (typeof options === 'function') [options, callback] = [undefined, options];
         if (!isArray(components)) return withCallback(PromiseCtor.reject(new TypeErrorCtor('renderComponents expects an array.')), callback);
+        if (components.length > maxNestedBatch) {
+          return withCallback(PromiseCtor.reject(new RangeErrorCtor(`renderComponents takes at most ${maxNestedBatch} components.`)), callback);
+        }
         const all = PromiseCtor.all(
           components.map((c: any) =>
             renderOne(c && c.name, {
@@ -247,32 +299,35 @@ export function installPrelude(global: any, bridge: HostBridge, maxResultChars: 
       return json;
     }
   };
-  global.__tesseraRun = run;
+  // Intl objects keep their ICU data outside the V8 heap, where the memory limit does not see it
+  // (about 27 KB each for a DateTimeFormat): each creation is counted. Past INTL_RECYCLE_AT the
+  // answer asks the host to rebuild this isolate once idle, which frees them; past INTL_REFUSE_AT
+  // (within one isolate's life) creating another throws.
+  const INTL_RECYCLE_AT = 1000;
+  const INTL_REFUSE_AT = 2000;
+  let intlObjects = 0;
+  const intl = global.Intl;
+  const construct = Reflect.construct;
+  for (const name of Object.getOwnPropertyNames(intl)) {
+    const Original = intl[name];
+    if (typeof Original !== 'function' || !/^[A-Z]/.test(name)) continue;
+    const Counted = function (this: unknown, ...args: unknown[]) {
+      if (++intlObjects > INTL_REFUSE_AT) {
+        throw coded('MEMORY_LIMIT_EXCEEDED', `The component created more than ${INTL_REFUSE_AT} Intl objects in its sandbox, which holds them outside its memory limit.`);
+      }
+      return construct(Original, args, new.target === undefined || new.target === Counted ? Original : new.target);
+    };
+    for (const key of Object.getOwnPropertyNames(Original)) {
+      if (key !== 'length' && key !== 'name' && key !== 'prototype') Object.defineProperty(Counted, key, Object.getOwnPropertyDescriptor(Original, key)!);
+    }
+    Object.defineProperty(Counted, 'name', { value: name });
+    Counted.prototype = Original.prototype;
+    Object.defineProperty(Original.prototype, 'constructor', { value: Counted, writable: true, configurable: true });
+    intl[name] = Counted;
+  }
+  const RECYCLE = ',"recycle":true}';
+  const markRecycle = (json: string): string => (intlObjects >= INTL_RECYCLE_AT ? json.slice(0, -1) + RECYCLE : json);
 
-  // Executions started synchronously on the worker's thread (see workers/component-isolate.ts): the
-  // answers of those that settled within the call, and the promises of those still waiting.
-  const settled = new Map<number, string>();
-  const waiting = new Map<number, Promise<string>>();
-  global.__tesseraStart = (inputJson: string, execId: number): void => {
-    const answer = run(inputJson, execId).then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'));
-    waiting.set(execId, answer);
-    answer.then((json) => {
-      waiting.delete(execId);
-      settled.set(execId, json);
-    });
-  };
-  const take = (execId: number): string | undefined => {
-    const answer = settled.get(execId);
-    settled.delete(execId);
-    return answer;
-  };
-  global.__tesseraTake = take;
-  global.__tesseraWait = (execId: number): Promise<string> | string | undefined => {
-    const answer = waiting.get(execId);
-    if (answer === undefined) return take(execId);
-    return answer.then((json) => {
-      settled.delete(execId);
-      return json;
-    });
-  };
+  global.__tesseraRun = (inputJson: string, execId: number): Promise<string> =>
+    run(inputJson, execId).then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR')).then(markRecycle);
 }

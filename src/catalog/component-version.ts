@@ -60,7 +60,7 @@ export class ComponentVersion {
       template: template.toString('utf8'),
       templateKey: this.templateKey,
       server: server?.toString('utf8'),
-      plugins: (this.descriptor.oc.plugins ?? []).length > 0,
+      plugins: this.descriptor.oc.plugins ?? [],
     };
   }
 

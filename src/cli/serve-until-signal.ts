@@ -24,11 +24,7 @@ export async function serveUntilSignal(registry: Registry, port: number, cleanup
     void registry
       .close()
       .then(cleanup)
-      .then(() => {
-        // A parked isolate thread makes process.exit hang; only a hard kill ends such a process.
-        if (registry.pool.isolatesLost > 0) process.kill(process.pid, 'SIGKILL');
-        process.exit(0);
-      });
+      .then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -51,12 +51,19 @@ export interface RegistryConfig {
     maxBatchSize: number;
     jsonBodyBytes: number;
     publishBytes: number;
-    workers: number;
+    /** Sandbox host processes: the failure domain of tenant code (workers/sandbox-host.ts). */
+    sandboxHosts: number;
     maxQueue: number;
-    concurrentPerWorker: number;
+    concurrentPerHost: number;
     /** Executions of one component (all its versions) running at once; more wait in that component's own queue. */
     maxConcurrentPerComponent: number;
-    maxWarmIsolatesPerWorker: number;
+    maxWarmIsolatesPerHost: number;
+    /** Heap the warm isolates of one host may hold together before the least recently used go. */
+    warmIsolateMbPerHost: number;
+    /** Resident memory of a host past which it is drained and replaced. */
+    hostMemoryMb: number;
+    /** Executions one request from outside may run across all its nested renders. */
+    maxExecutionsPerRequest: number;
   };
 }
 
@@ -84,11 +91,14 @@ export function defaultConfig(): RegistryConfig {
       maxBatchSize: 50,
       jsonBodyBytes: 1024 * 1024,
       publishBytes: 20 * 1024 * 1024,
-      workers: Math.max(2, os.availableParallelism()),
+      sandboxHosts: Math.min(4, Math.max(2, os.availableParallelism())),
       maxQueue: 1000,
-      concurrentPerWorker: 64,
+      concurrentPerHost: 64,
       maxConcurrentPerComponent: 32,
-      maxWarmIsolatesPerWorker: 500,
+      maxWarmIsolatesPerHost: 500,
+      warmIsolateMbPerHost: 512,
+      hostMemoryMb: 2048,
+      maxExecutionsPerRequest: 100,
     },
   };
 }

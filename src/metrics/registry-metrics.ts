@@ -64,21 +64,22 @@ export class RegistryMetrics {
     registers: [this.registry],
   });
 
-  readonly #workerRestarts = new Counter({
-    name: 'tessera_sandbox_worker_restarts_total',
-    help: 'Sandbox worker threads that died or were terminated and were replaced.',
+  readonly #hostRestarts = new Counter({
+    name: 'tessera_sandbox_host_restarts_total',
+    help: 'Sandbox host processes replaced, by reason: exited, silent, isolate-lost (recycled after V8 lost an isolate), memory (recycled past its memory limit).',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 
   readonly #isolatesLost = new Counter({
     name: 'tessera_sandbox_isolates_lost_total',
-    help: 'Isolates V8 lost control of (a catastrophic out-of-memory); their memory is freed only by restarting the process.',
+    help: 'Isolates V8 lost control of (a catastrophic out-of-memory); each costs its host a recycle, which frees the memory.',
     registers: [this.registry],
   });
 
   /** Handed to the sandbox pool, which reports these as they happen. */
   readonly sandboxEvents: SandboxEvents = {
-    workerReplaced: () => this.#workerRestarts.inc(),
+    hostReplaced: (reason) => this.#hostRestarts.inc({ reason }),
     isolateLost: () => this.#isolatesLost.inc(),
   };
 
@@ -86,39 +87,33 @@ export class RegistryMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Gauges read from the pool at each scrape; the workers' figures are gathered once per scrape. */
+  /** Gauges read from the pool at each scrape (the hosts' latest reports). */
   observePool(pool: SandboxPool): void {
-    let gathering: Promise<SandboxStats> | undefined;
-    const workerStats = () => {
-      gathering ??= pool.stats().finally(() => {
-        gathering = undefined;
-      });
-      return gathering;
-    };
     new Gauge({
       name: 'tessera_sandbox_queue_depth',
-      help: 'Executions waiting for a slot: behind their component limit, the pool limit, or a worker.',
+      help: 'Executions waiting for a slot: behind their component limit or the pool limit.',
       registers: [this.registry],
       collect() {
         this.set(pool.queueSize);
       },
     });
-    const fromWorkers: Array<[string, string, keyof SandboxStats]> = [
-      ['tessera_sandbox_workers', 'Sandbox worker threads started and answering.', 'workers'],
+    const fromHosts: Array<[string, string, keyof SandboxStats]> = [
+      ['tessera_sandbox_hosts', 'Sandbox host processes started and ready.', 'hosts'],
       [
         'tessera_sandbox_warm_isolates',
-        'Component versions with a warm isolate, summed over the workers (a version warm in two workers counts twice).',
+        'Component versions with a warm isolate, summed over the hosts (a version warm in two hosts counts twice).',
         'warmIsolates',
       ],
-      ['tessera_sandbox_isolate_heap_bytes', 'Heap used by the warm isolates (external allocations included), summed over the workers.', 'heapBytes'],
+      ['tessera_sandbox_isolate_heap_bytes', 'Heap used by the warm isolates (external allocations included), summed over the hosts.', 'heapBytes'],
+      ['tessera_sandbox_host_resident_bytes', 'Resident memory of the sandbox host processes, summed.', 'rssBytes'],
     ];
-    for (const [name, help, figure] of fromWorkers) {
+    for (const [name, help, figure] of fromHosts) {
       new Gauge({
         name,
         help,
         registers: [this.registry],
-        async collect() {
-          this.set((await workerStats())[figure]);
+        collect() {
+          this.set(pool.stats()[figure]);
         },
       });
     }

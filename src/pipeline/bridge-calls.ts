@@ -1,5 +1,5 @@
 import type { RegistryPlugin } from '../config/config';
-import type { BridgeRequest } from '../sandbox/protocol';
+import type { BridgeRequest } from '../sandbox/sandbox-pool';
 import type { RenderPipeline } from './render';
 
 interface NestedRenderPayload {
@@ -18,7 +18,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * Answers are JSON: `{ok: true, value}` or `{ok: false, message}`.
  */
 export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[]) {
-  return async ({ op, payload, depth }: BridgeRequest): Promise<string> => {
+  return async ({ op, payload, depth, budget }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
@@ -31,6 +31,7 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
           mode: 'rendered',
           depth: depth + 1,
           baseUrl: call.baseUrl,
+          budget,
         });
         return JSON.stringify({ ok: true, value: body['html'] });
       }

@@ -3,7 +3,8 @@ import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
-import type { ExecutionGroup, SandboxPool } from '../sandbox/sandbox-pool';
+import { RequestBudget } from '../sandbox/request-budget';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
@@ -26,8 +27,8 @@ export interface RenderRequest {
   omitHref?: boolean;
   /** Set for `POST /~actions/:action/…`: runs that action instead of the handler. */
   action?: string;
-  /** Set by the batch route: the batch's executions travel to the sandbox together. */
-  group?: ExecutionGroup;
+  /** What the request from outside may still spend; a nested render carries its root's. */
+  budget?: RequestBudget;
   /** Template types an oc-client declares it can render (its `templates` header); others render on the server. */
   clientTemplates?: string[];
 }
@@ -68,7 +69,21 @@ export class RenderPipeline {
     this.#metrics = metrics;
   }
 
+  /**
+   * Renders a request from outside (it gets a budget, closed when it is answered, which cancels any
+   * nested execution still running for it) or a nested render (it spends its root's budget).
+   */
   async render(request: RenderRequest): Promise<RenderResult> {
+    if (request.budget) return this.#render(request, request.budget);
+    const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest);
+    try {
+      return await this.#render(request, budget);
+    } finally {
+      budget.close();
+    }
+  }
+
+  async #render(request: RenderRequest, budget: RequestBudget): Promise<RenderResult> {
     if (request.depth > this.#config.limits.nestingDepth) {
       throw new TesseraError('GENERIC_ERROR', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`, {
         status: 508,
@@ -89,7 +104,7 @@ export class RenderPipeline {
       request = { ...request, mode: 'rendered' };
     }
     const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
-    const answer = await this.#execute(component, request, params, staticPath);
+    const answer = await this.#execute(component, request, params, staticPath, budget);
     if (!answer.ok) throw componentError(component, answer);
 
     const href = buildHref(request.baseUrl, component.name, request.version, params);
@@ -132,7 +147,7 @@ export class RenderPipeline {
     }
   }
 
-  async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>, staticPath: string): Promise<SandboxAnswer> {
+  async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
     const headers = request.headers;
     const input = JSON.stringify({
       op: request.action === undefined ? 'render' : 'action',
@@ -150,9 +165,16 @@ export class RenderPipeline {
         templates: TEMPLATES,
       },
     });
-    return this.#metrics.observeExecution(component, async () =>
-      JSON.parse(await this.#pool.execute(component.sandboxKey, () => component.loadCode(), input, request.depth, component.name, request.group)) as SandboxAnswer,
-    );
+    const job = {
+      key: component.sandboxKey,
+      component: component.name,
+      plugins: component.descriptor.oc.plugins ?? [],
+      loadCode: () => component.loadCode(),
+      input,
+      depth: request.depth,
+      budget,
+    };
+    return this.#metrics.observeExecution(component, async () => JSON.parse(await this.#pool.execute(job)) as SandboxAnswer);
   }
 }
 

@@ -1,19 +1,22 @@
 import { TesseraError } from '../errors/errors';
 
 /**
- * Bounds the executions that start from outside (depth 0) and queues the rest, up to a limit.
- * Nested renders do not pass through it: a parent holding a slot while it waits on its children
- * must never leave those children waiting for a slot, or the pool would deadlock.
+ * Bounds the executions running at once. Those from outside (depth 0) take one of `capacity` slots
+ * or queue, up to a limit. Nested renders never queue: a parent holding a slot while it waits on its
+ * children must not leave them waiting behind requests that wait for the parent's slot. They take a
+ * slot at once, from the capacity plus a headroom kept for them, or fail with OVERLOADED.
  */
 export class AdmissionGate {
   readonly #capacity: number;
   readonly #maxQueue: number;
+  readonly #nestedCapacity: number;
   readonly #waiting: Array<() => void> = [];
   #running = 0;
 
-  constructor(capacity: number, maxQueue: number) {
+  constructor(capacity: number, maxQueue: number, nestedHeadroom = 0) {
     this.#capacity = capacity;
     this.#maxQueue = maxQueue;
+    this.#nestedCapacity = capacity + nestedHeadroom;
   }
 
   /**
@@ -30,9 +33,15 @@ export class AdmissionGate {
     return new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
+  /** Takes a slot for a nested render at once, or throws OVERLOADED. */
+  enterNested(): void {
+    if (this.#running >= this.#nestedCapacity) throw new TesseraError('OVERLOADED', 'The registry is at capacity: a nested render found no free execution slot; retry later.');
+    this.#running++;
+  }
+
   /** Hands the slot to the oldest waiting execution, or frees it. */
   leave(): void {
-    const next = this.#waiting.shift();
+    const next = this.#running <= this.#capacity ? this.#waiting.shift() : undefined;
     if (next) next();
     else this.#running--;
   }

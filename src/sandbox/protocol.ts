@@ -1,81 +1,108 @@
-/** What crosses between the front's thread and the sandbox workers (structured clone; no functions). */
-import type { MessagePort } from 'node:worker_threads';
+/**
+ * What crosses between the front and a sandbox host process. Messages travel in arrays, one array
+ * per event-loop turn each way (see channel.ts), over Node's IPC channel with V8 serialization.
+ * Values are plain data: strings of JSON for what tenant code produced or reads.
+ */
 
 export interface SandboxLimits {
   memoryMb: number;
   timeoutMs: number;
   /** Largest result (JSON characters) allowed to leave an isolate. */
   maxResultChars: number;
-  /** Warm isolates a worker keeps before discarding the least recently used. */
+  /** Warm isolates a host keeps before discarding the least recently used. */
   maxWarmIsolates: number;
+  /** Heap bytes the warm isolates of one host may hold together before the least recently used go. */
+  warmIsolateBytes: number;
+  /** The most components one `renderComponents` call takes (the batch limit). */
+  maxNestedBatch: number;
 }
 
-/** The code of one component version, sent to a worker only when it lacks the warm isolate. */
+/** The code of one component version, sent to a host only when it lacks the warm isolate. */
 export interface ComponentCode {
   template: string;
   templateKey: string;
   server?: string;
-  /** The version declares plugins: its executions run asynchronously (a plugin call sleeps the isolate's thread). */
-  plugins: boolean;
+  /** The plugins the version declares: the only ones its isolate may call. */
+  plugins: string[];
 }
 
-export interface ExecutionTask {
+/** The front asks a host to run one execution. */
+export interface ExecuteMessage {
+  t: 'execute';
+  /** Unique per host; every later message about the execution names it. */
+  id: number;
   /** Identifies the component version and its code: `name@version#serverHash`. */
   key: string;
   code?: ComponentCode;
   /** JSON of the execution input (see workers/isolate-prelude.ts). */
   input: string;
-  depth: number;
+  /** Its own limit: the time left of its root request's budget, at most the execution time limit. */
+  timeoutMs: number;
 }
 
-/** Executions of one batch request, sent to a worker as one task: one message each way instead of one per item. */
-export interface ExecutionGroupTask {
-  group: ExecutionTask[];
-}
-
-/** A worker's answer: the execution result JSON, or NEED_CODE when it must be sent the code. */
-export const NEED_CODE = '"need-code"';
-
-/** A worker's first message, through piscina: its bridge port, and what the front watches of its thread. */
-export interface WorkerHello {
-  type: 'tessera-bridge-port';
-  port: MessagePort;
-  threadId: number;
-  /** Its thread's use by synchronous executions (see src/sandbox/stuck-workers.ts). */
-  threadUse: SharedArrayBuffer;
-}
-
-/** Messages from a worker to the front, on the bridge port each worker opens at start. */
-export interface BridgeRequest {
+/** The execution's root request was answered: nothing of it may run any more. */
+export interface CancelMessage {
+  t: 'cancel';
   id: number;
-  op: 'render' | 'plugin';
-  payload: string;
-  depth: number;
 }
 
-export interface BridgeAnswer {
+/** The answer to a bridge call (a nested render or a plugin) an isolate made. */
+export interface BridgeAnswerMessage {
+  t: 'bridge-answer';
+  call: number;
+  answer: string;
+}
+
+/** Liveness and figures: the host answers with a `pong`. */
+export interface PingMessage {
+  t: 'ping';
+  id: number;
+}
+
+export type FrontMessage = ExecuteMessage | CancelMessage | BridgeAnswerMessage | PingMessage;
+
+/** The host's answer to an execution: the isolate's result JSON, or NEED_CODE. */
+export interface ResultMessage {
+  t: 'result';
   id: number;
   answer: string;
 }
 
-/** The front asks a worker for its sandbox figures (the metrics); the worker answers WorkerStats. */
-export interface StatsRequest {
-  type: 'stats';
-  id: number;
+/** An isolate asks the front for a nested render or a plugin call, on behalf of one of its executions. */
+export interface BridgeCallMessage {
+  t: 'bridge';
+  call: number;
+  /** The execution that made the call; the front checks it runs on this host. */
+  execution: number;
+  op: BridgeOp;
+  payload: string;
 }
 
-export interface WorkerStats {
-  type: 'stats';
+export type BridgeOp = 'render' | 'plugin';
+
+export interface PongMessage {
+  t: 'pong';
   id: number;
   warmIsolates: number;
   heapBytes: number;
+  /** The host process's resident memory. */
+  rssBytes: number;
 }
 
-/** A worker tells the front that V8 lost control of an isolate (see workers/component-isolate.ts). */
-export interface IsolateLost {
-  type: 'isolate-lost';
+/** V8 lost control of an isolate of this version: the host must be drained and recycled. */
+export interface IsolateLostMessage {
+  t: 'isolate-lost';
+  key: string;
 }
 
-/** Everything a worker sends on its bridge port, and everything the front sends back. */
-export type WorkerMessage = BridgeRequest | WorkerStats | IsolateLost;
-export type FrontMessage = BridgeAnswer | StatsRequest;
+export interface ReadyMessage {
+  t: 'ready';
+}
+
+export type HostMessage = ResultMessage | BridgeCallMessage | PongMessage | IsolateLostMessage | ReadyMessage;
+
+/** A host's answer to an execution when it must first be sent the code. */
+export const NEED_CODE = '"need-code"';
+
+/** The largest JSON payload of a bridge call (nested-render or plugin arguments). */
+export const MAX_BRIDGE_PAYLOAD_CHARS = 64 * 1024;

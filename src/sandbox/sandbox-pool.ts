@@ -1,273 +1,343 @@
-import path from 'node:path';
-import type { MessagePort, Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
 import { ComponentGates } from './component-gates';
-import { StuckWorkers } from './stuck-workers';
-import {
-  NEED_CODE,
-  type BridgeRequest,
-  type ComponentCode,
-  type ExecutionGroupTask,
-  type ExecutionTask,
-  type FrontMessage,
-  type SandboxLimits,
-  type WorkerMessage,
-  type WorkerHello,
-  type WorkerStats,
-} from './protocol';
+import { Quarantine } from './quarantine';
+import type { RequestBudget } from './request-budget';
+import { SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
+import { NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
 
-const WORKER_FILE = path.join(__dirname, '..', '..', 'workers', 'sandbox-worker.js');
-const UNBOUNDED_TASKS_PER_WORKER = 1_000_000;
-/** How long a metrics scrape waits for a worker's figures. */
-const STATS_WAIT_MS = 1000;
-/** How long closing waits for workers that host an isolate V8 lost control of (they never exit). */
-const CLOSE_WAIT_AFTER_LOSS_MS = 1000;
+/** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
+const PING_EVERY_MS = 500;
+const HOST_SILENT_MS = 5000;
+/** A host that has not started within this is killed and replaced. */
+const HOST_START_MS = 15_000;
+/** A host that ends before it was ready is restarted after this pause, so a broken install does not spin. */
+const RESTART_PAUSE_MS = 1000;
+/** Executions of one version on its home host past which the next go to another host (a hot version). */
+const SPREAD_AT = 4;
+/** Lost isolates of one version, within the window, that quarantine it, and for how long. */
+const QUARANTINE_AFTER_LOSSES = 3;
+const QUARANTINE_WINDOW_MS = 60_000;
+const QUARANTINE_MS = 60_000;
 
 /** What the pool reports as it happens (the metrics count them). */
 export interface SandboxEvents {
-  /** A worker died or was terminated, and piscina started a replacement. */
-  workerReplaced(): void;
-  /** V8 lost control of an isolate: its executions were answered, its thread stays parked. */
+  /** A host died, stopped answering or was recycled, and a new one took its place. */
+  hostReplaced(reason: 'exited' | 'silent' | 'isolate-lost' | 'memory'): void;
+  /** V8 lost control of an isolate: its executions were answered, its host is recycled. */
   isolateLost(): void;
 }
 
-/**
- * The executions of one batch request. Those that reach the pool in the same turn of the event loop
- * travel to one worker as a single task; the batch answers when all its items are done anyway, so
- * grouping delays no one else.
- */
-export class ExecutionGroup {
-  pending: Array<{ task: ExecutionTask; resolve: (answer: string) => void; reject: (error: unknown) => void }> = [];
-  scheduled = false;
+/** A nested render or plugin call made from inside an isolate, for the front to answer. */
+export interface BridgeRequest {
+  op: BridgeOp;
+  payload: string;
+  /** The depth of the execution that made the call. */
+  depth: number;
+  budget: RequestBudget;
 }
 
-/** Figures gathered from every worker. */
+/** One execution to run. */
+export interface ExecutionJob {
+  /** Identifies the component version and its code: `name@version#serverHash`. */
+  key: string;
+  /** The component's name: executions of one component share its admission gate. */
+  component: string;
+  plugins: readonly string[];
+  loadCode: () => Promise<ComponentCode>;
+  /** JSON of the execution input (see workers/isolate-prelude.ts). */
+  input: string;
+  /** 0 for a request from outside; each nested render adds one. */
+  depth: number;
+  budget: RequestBudget;
+}
+
+/** Figures from the hosts' latest reports. */
 export interface SandboxStats {
-  /** Workers that answered (started and responsive). */
-  workers: number;
+  /** Hosts started and ready. */
+  hosts: number;
   warmIsolates: number;
   heapBytes: number;
+  rssBytes: number;
 }
 
 export interface SandboxPoolOptions {
   limits: SandboxLimits;
-  workers: number;
+  hosts: number;
   /** Executions from outside that may wait for a slot before the pool answers OVERLOADED. */
   maxQueue: number;
-  /** Executions from outside one worker runs at once (they mostly wait on isolates and nested renders); nested renders come on top. */
-  concurrentPerWorker: number;
-  /** Executions from outside of one component running at once; more wait in that component's queue. */
+  /** Executions from outside one host runs at once (they mostly wait on isolates and nested renders). */
+  concurrentPerHost: number;
+  /** Executions from outside of one component running at once; more wait in that component's own queue. */
   maxConcurrentPerComponent: number;
+  /** Resident memory past which a host is drained and replaced (memory its isolates hold outside their heaps). */
+  hostMemoryBytes: number;
   /** Answers nested renders and plugin calls made from inside isolates. */
   bridge: (request: BridgeRequest) => Promise<string>;
   events: SandboxEvents;
 }
 
-/** The front's handle on the piscina pool of sandbox workers. */
+interface PoolExecution extends HostExecution {
+  readonly depth: number;
+  readonly budget: RequestBudget;
+}
+
+const pluginName = (payload: string): string => {
+  try {
+    const name: unknown = JSON.parse(payload)?.name;
+    return typeof name === 'string' ? name : '';
+  } catch {
+    return '';
+  }
+};
+
+const hashOf = (key: string): number => {
+  let hash = 2166136261;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 16777619);
+  return hash >>> 0;
+};
+
+/**
+ * The front's handle on the sandbox host processes (workers/sandbox-host.ts). It admits executions
+ * (gates, queue, each request's budget), routes a version to the host that keeps it warm (to more
+ * hosts only when it is hot), answers the hosts' bridge calls, and replaces a host that died, went
+ * silent, lost an isolate or outgrew its memory: a host to recycle is drained (no new executions,
+ * running ones finish) and killed, while its replacement already starts.
+ */
 export class SandboxPool {
-  readonly #piscina: Piscina;
-  readonly #bridge: SandboxPoolOptions['bridge'];
+  readonly #options: SandboxPoolOptions;
   readonly #gate: AdmissionGate;
   readonly #componentGates: ComponentGates;
-  readonly #events: SandboxEvents;
-  /** Each worker's bridge port, by thread id. */
-  readonly #workerPorts = new Map<number, MessagePort>();
-  readonly #pendingStats = new Map<number, (stats: WorkerStats) => void>();
-  #nextStatsId = 1;
-  #isolatesLost = 0;
-  readonly #stuckWorkers: StuckWorkers;
+  readonly #quarantine = new Quarantine(QUARANTINE_AFTER_LOSSES, QUARANTINE_WINDOW_MS, QUARANTINE_MS);
+  /** The hosts taking new executions (or starting to), one per slot. */
+  readonly #slots: SandboxHost[] = [];
+  /** Hosts being drained before they are killed. */
+  readonly #draining = new Set<SandboxHost>();
+  readonly #waitingForHost = new Set<() => void>();
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly #hostEvents: HostEvents;
   #closing = false;
 
   constructor(options: SandboxPoolOptions) {
-    this.#bridge = options.bridge;
-    this.#events = options.events;
-    this.#gate = new AdmissionGate(options.workers * options.concurrentPerWorker, options.maxQueue);
+    this.#options = options;
+    const capacity = options.hosts * options.concurrentPerHost;
+    // Nested renders may use half as many slots again on top, so nesting keeps working under load.
+    this.#gate = new AdmissionGate(capacity, options.maxQueue, Math.ceil(capacity / 2));
     this.#componentGates = new ComponentGates(options.maxConcurrentPerComponent, options.maxQueue);
-    this.#piscina = new Piscina({
-      filename: WORKER_FILE,
-      minThreads: options.workers,
-      maxThreads: options.workers,
-      maxQueue: options.maxQueue,
-      // Admission is bounded by the gate, before piscina: a nested render must always get a worker at once.
-      concurrentTasksPerWorker: UNBOUNDED_TASKS_PER_WORKER,
-      // Workers must keep their event loop running between tasks for bridge answers and timers.
-      atomics: 'async',
-      idleTimeout: Number.POSITIVE_INFINITY,
-      // The registry keeps its own execution metrics; piscina's timing histograms would cost every task.
-      recordTiming: false,
-      workerData: options.limits,
-    });
-    this.#piscina.on('message', (message: Partial<WorkerHello>) => {
-      if (message?.type === 'tessera-bridge-port' && message.port) this.#listen(message as WorkerHello);
-    });
-    this.#stuckWorkers = new StuckWorkers(options.limits.timeoutMs, () => this.#piscina.threads, (worker) => this.#abandon(worker));
-    // A worker that dies is replaced by piscina; its tasks are rejected and answered below.
-    this.#piscina.on('error', () => {});
-    this.#piscina.on('workerDestroy', () => {
-      if (!this.#closing) this.#events.workerReplaced();
-    });
-  }
-
-  /**
-   * Gives up a worker whose thread V8 parked (an isolate lost on the fast path): its port is
-   * dropped and piscina, told the worker failed, answers its tasks SANDBOX_CRASHED and starts a
-   * replacement. The parked thread stays.
-   */
-  #abandon(worker: Worker): void {
-    this.#isolateLost();
-    this.#workerPorts.get(worker.threadId)?.close();
-    worker.emit('error', new Error('The sandbox worker stopped answering: its thread is held past the time limit.'));
-  }
-
-  #isolateLost(): void {
-    this.#isolatesLost++;
-    this.#events.isolateLost();
-  }
-
-  #listen({ port, threadId, threadUse }: WorkerHello): void {
-    this.#stuckWorkers.watch(threadId, new Int32Array(threadUse));
-    this.#workerPorts.set(threadId, port);
-    const send = (message: FrontMessage) => port.postMessage(message);
-    port.on('message', (message: WorkerMessage) => {
-      if (!('type' in message)) {
-        this.#bridge(message).then(
-          (answer) => send({ id: message.id, answer }),
-          (error: unknown) => send({ id: message.id, answer: JSON.stringify({ ok: false, message: String(error) }) }),
+    this.#hostEvents = {
+      ready: () => {
+        const waiting = [...this.#waitingForHost];
+        this.#waitingForHost.clear();
+        for (const wake of waiting) wake();
+      },
+      bridge: (host, execution, message) => {
+        const { depth, budget, plugins } = execution as PoolExecution;
+        if (message.op === 'plugin' && !plugins.includes(pluginName(message.payload))) {
+          host.answerBridge(message.call, JSON.stringify({ ok: false, message: 'The component does not declare this plugin.' }));
+          return;
+        }
+        this.#options.bridge({ op: message.op, payload: message.payload, depth, budget }).then(
+          (answer) => host.answerBridge(message.call, answer),
+          (error: unknown) => host.answerBridge(message.call, JSON.stringify({ ok: false, message: error instanceof Error ? error.message : String(error) })),
         );
-      } else if (message.type === 'stats') {
-        this.#pendingStats.get(message.id)?.(message);
-      } else {
-        this.#isolateLost();
-      }
-    });
-    port.on('close', () => {
-      this.#workerPorts.delete(threadId);
-      this.#stuckWorkers.forget(threadId);
-    });
-    port.unref();
+      },
+      isolateLost: (host, key) => {
+        this.#options.events.isolateLost();
+        this.#quarantine.record(key);
+        this.#recycle(host, 'isolate-lost');
+      },
+      pong: (host, pong) => {
+        if (pong.rssBytes > this.#options.hostMemoryBytes) this.#recycle(host, 'memory');
+      },
+      exited: (host) => this.#exited(host),
+    };
+    for (let slot = 0; slot < options.hosts; slot++) this.#slots.push(this.#startHost());
+    this.#heartbeat = setInterval(() => this.#checkHosts(), PING_EVERY_MS).unref();
   }
 
   /**
-   * Runs one execution of `component` and answers the isolate's result JSON. The code is sent only
-   * to workers that lack it. An execution from outside passes its component's gate, then the pool's.
+   * Runs one execution and answers the isolate's result JSON. An execution from outside passes its
+   * component's gate, then the pool's (queueing); a nested one takes a slot at once or fails.
    */
-  async execute(key: string, loadCode: () => Promise<ComponentCode>, input: string, depth: number, component: string, group?: ExecutionGroup): Promise<string> {
-    const task: ExecutionTask = { key, input, depth };
-    // Nested renders skip both gates: their parent already holds a slot and waits on them.
-    if (depth > 0) return this.#runWithCode(task, loadCode, group);
+  async execute(job: ExecutionJob): Promise<string> {
+    const quarantined = this.#quarantine.secondsLeft(job.key);
+    if (quarantined > 0) {
+      throw new TesseraError('SANDBOX_QUARANTINED', `This version lost its sandbox ${QUARANTINE_AFTER_LOSSES} times within a minute; it is refused for ${quarantined} s.`);
+    }
+    if (job.depth > 0) {
+      this.#gate.enterNested();
+      try {
+        return await this.#run(job);
+      } finally {
+        this.#gate.leave();
+      }
+    }
     // Awaited only when queued: a free slot is taken without a promise.
-    const componentTurn = this.#componentGates.enter(component);
+    const componentTurn = this.#componentGates.enter(job.component);
     if (componentTurn) await componentTurn;
     try {
       const poolTurn = this.#gate.enter();
       if (poolTurn) await poolTurn;
     } catch (error) {
-      this.#componentGates.leave(component);
+      this.#componentGates.leave(job.component);
       throw error;
     }
     try {
-      return await this.#runWithCode(task, loadCode, group);
+      return await this.#run(job);
     } finally {
       this.#gate.leave();
-      this.#componentGates.leave(component);
+      this.#componentGates.leave(job.component);
     }
   }
 
-  async #runWithCode(task: ExecutionTask, loadCode: () => Promise<ComponentCode>, group: ExecutionGroup | undefined): Promise<string> {
-    const answer = await this.#run(task, group);
+  async #run(job: ExecutionJob): Promise<string> {
+    const timeoutMs = job.budget.charge();
+    const host = this.#pick(job.key) ?? (await this.#aHost(timeoutMs));
+    const answer = await this.#runOn(host, job, undefined, timeoutMs);
     if (answer !== NEED_CODE) return answer;
-    const retried = await this.#run({ ...task, code: await loadCode() }, group);
-    if (retried === NEED_CODE) throw new Error('A sandbox worker asked twice for the same code.');
-    return retried;
+    const code = await job.loadCode();
+    const again = await this.#runOn(host.state === 'ready' ? host : (this.#pick(job.key) ?? (await this.#aHost(timeoutMs))), job, code, timeoutMs);
+    if (again === NEED_CODE) throw new Error('A sandbox host asked twice for the same code.');
+    return again;
   }
 
-  #run(task: ExecutionTask, group: ExecutionGroup | undefined): Promise<string> {
-    if (!group) return this.#send(task) as Promise<string>;
+  #runOn(host: SandboxHost, job: ExecutionJob, code: ComponentCode | undefined, timeoutMs: number): Promise<string> {
     return new Promise((resolve, reject) => {
-      group.pending.push({ task, resolve, reject });
-      if (group.scheduled) return;
-      group.scheduled = true;
-      setImmediate(() => this.#flush(group));
+      const settled = () => {
+        untrack();
+        if (host.state === 'draining' && host.inflight === 0) host.kill();
+      };
+      const execution: PoolExecution = {
+        key: job.key,
+        plugins: job.plugins,
+        depth: job.depth,
+        budget: job.budget,
+        resolve: (answer) => {
+          settled();
+          resolve(answer);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      };
+      const id = host.execute(job.key, code, job.input, timeoutMs, execution);
+      const untrack = job.budget.track(() => host.cancel(id, new TesseraError('EXECUTION_CANCELLED')));
     });
   }
 
-  #flush(group: ExecutionGroup): void {
-    const items = group.pending;
-    group.pending = [];
-    group.scheduled = false;
-    (this.#send({ group: items.map((item) => item.task) }) as Promise<string[]>).then(
-      (answers) => items.forEach((item, index) => item.resolve(answers[index]!)),
-      (error: unknown) => items.forEach((item) => item.reject(error)),
-    );
+  /** The ready host for a version: its home host, or the least busy with it when the version is hot there. */
+  #pick(key: string): SandboxHost | undefined {
+    const slots = this.#slots;
+    const home = hashOf(key) % slots.length;
+    let best: SandboxHost | undefined;
+    for (let step = 0; step < slots.length; step++) {
+      const host = slots[(home + step) % slots.length]!;
+      if (host.state !== 'ready') continue;
+      if (best === undefined) {
+        if (host.inflightOf(key) < SPREAD_AT) return host;
+        best = host;
+      } else if (host.inflightOf(key) < best.inflightOf(key)) {
+        best = host;
+      }
+    }
+    return best;
   }
 
-  async #send(task: ExecutionTask | ExecutionGroupTask): Promise<string | string[]> {
-    try {
-      return (await this.#piscina.run(task)) as string | string[];
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/queue is at limit/i.test(message)) throw new TesseraError('OVERLOADED');
-      throw new TesseraError('SANDBOX_CRASHED', undefined, { cause: error });
+  /** Waits for any host to be ready (all are starting, after crashes or recycles). */
+  #aHost(timeoutMs: number): Promise<SandboxHost> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waitingForHost.delete(wake);
+        reject(new TesseraError('SANDBOX_CRASHED', 'No sandbox host became ready in time; retry the request.'));
+      }, timeoutMs);
+      const wake = () => {
+        const host = this.#slots.find((candidate) => candidate.state === 'ready');
+        if (!host) {
+          this.#waitingForHost.add(wake);
+          return;
+        }
+        clearTimeout(timer);
+        resolve(host);
+      };
+      this.#waitingForHost.add(wake);
+    });
+  }
+
+  #startHost(): SandboxHost {
+    return new SandboxHost(this.#options.limits, this.#hostEvents);
+  }
+
+  /** Drains the host and kills it once its executions have ended; a new host takes its slot now. */
+  #recycle(host: SandboxHost, reason: 'isolate-lost' | 'memory'): void {
+    const slot = this.#slots.indexOf(host);
+    if (slot === -1 || this.#closing) return;
+    host.state = 'draining';
+    this.#draining.add(host);
+    this.#slots[slot] = this.#startHost();
+    this.#options.events.hostReplaced(reason);
+    if (host.inflight === 0) host.kill();
+    // Executions bound to end by their time limit; past it (and a margin) the host goes anyway.
+    else setTimeout(() => host.kill(), this.#options.limits.timeoutMs + 1000).unref();
+  }
+
+  #exited(host: SandboxHost): void {
+    this.#draining.delete(host);
+    const slot = this.#slots.indexOf(host);
+    if (slot === -1 || this.#closing) return;
+    this.#options.events.hostReplaced('exited');
+    const replace = () => {
+      if (!this.#closing && this.#slots[slot] === host) this.#slots[slot] = this.#startHost();
+    };
+    if (!host.wasReady) setTimeout(replace, RESTART_PAUSE_MS).unref();
+    else replace();
+  }
+
+  #checkHosts(): void {
+    const now = performance.now();
+    for (const host of [...this.#slots, ...this.#draining]) {
+      if (host.state === 'gone') continue;
+      if (now - host.lastPongAt > (host.state === 'starting' ? HOST_START_MS : HOST_SILENT_MS)) {
+        if (this.#slots.includes(host)) this.#options.events.hostReplaced('silent');
+        host.kill();
+      } else {
+        host.ping();
+      }
     }
   }
 
-  get queueSize(): number {
-    return this.#componentGates.queued + this.#gate.queued + this.#piscina.queueSize;
+  /** The number of hosts the pool keeps (the configured `sandboxHosts`). */
+  get size(): number {
+    return this.#slots.length;
   }
 
-  /** Warm isolates and their heap, summed over the workers that answer in time. */
-  async stats(): Promise<SandboxStats> {
-    const answers = await Promise.all(
-      [...this.#workerPorts.values()].map(
-        (port) =>
-          new Promise<WorkerStats | undefined>((resolve) => {
-            const id = this.#nextStatsId++;
-            const timer = setTimeout(() => settle(undefined), STATS_WAIT_MS);
-            const settle = (stats: WorkerStats | undefined) => {
-              clearTimeout(timer);
-              this.#pendingStats.delete(id);
-              resolve(stats);
-            };
-            this.#pendingStats.set(id, settle);
-            port.postMessage({ type: 'stats', id } satisfies FrontMessage);
-          }),
-      ),
-    );
-    const stats: SandboxStats = { workers: 0, warmIsolates: 0, heapBytes: 0 };
-    for (const answer of answers) {
-      if (answer) stats.workers++;
-      stats.warmIsolates += answer?.warmIsolates ?? 0;
-      stats.heapBytes += answer?.heapBytes ?? 0;
+  /** The process ids of the hosts taking executions, for operators' tooling. */
+  hostProcessIds(): number[] {
+    return this.#slots.map((host) => host.pid);
+  }
+
+  get queueSize(): number {
+    return this.#componentGates.queued + this.#gate.queued;
+  }
+
+  stats(): SandboxStats {
+    const stats: SandboxStats = { hosts: 0, warmIsolates: 0, heapBytes: 0, rssBytes: 0 };
+    for (const host of [...this.#slots, ...this.#draining]) {
+      if (host.state === 'ready') stats.hosts++;
+      if (host.state === 'gone' || !host.lastPong) continue;
+      stats.warmIsolates += host.lastPong.warmIsolates;
+      stats.heapBytes += host.lastPong.heapBytes;
+      stats.rssBytes += host.lastPong.rssBytes;
     }
     return stats;
   }
 
-  /** Isolates V8 lost control of since start; their parked threads keep the process from exiting normally. */
-  get isolatesLost(): number {
-    return this.#isolatesLost;
-  }
-
-  /** Executions started on a worker's own thread (workers/fast-path.ts), summed over the live workers. */
-  get fastPathExecutions(): number {
-    return this.#stuckWorkers.callsStarted();
-  }
-
-  get threads(): number {
-    return this.#piscina.threads.length;
-  }
-
-  /**
-   * Stops the workers. A worker hosting an isolate V8 lost control of never finishes exiting (its
-   * parked thread is never joined), so after such a loss closing waits only briefly; the process
-   * then needs a hard exit too.
-   */
+  /** Stops every host at once. */
   async close(): Promise<void> {
     this.#closing = true;
-    this.#stuckWorkers.stop();
-    const closed = this.#piscina.close({ force: true });
-    if (this.#isolatesLost === 0) return closed;
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_AFTER_LOSS_MS).unref())]);
+    clearInterval(this.#heartbeat);
+    const hosts = [...this.#slots, ...this.#draining];
+    for (const host of hosts) host.kill();
+    await Promise.all(hosts.map((host) => host.ended));
   }
 }

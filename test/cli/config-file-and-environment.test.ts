@@ -91,14 +91,14 @@ t.test('every bad key is named, in the file and in the variables', async (t) => 
   ]);
 
   t.same(
-    problemsOf(() => loadConfig({ env: { TESSERA_PORT: 'http', TESSERA_DEVELOPMENT: 'yes', TESSERA_LIMITS_WORKERS: '0', TESSERA_PUBLISH_TOKENS: '[{"tenant": "x"}]', TESSERA_ENV: '{name' } })),
+    problemsOf(() => loadConfig({ env: { TESSERA_PORT: 'http', TESSERA_DEVELOPMENT: 'yes', TESSERA_LIMITS_SANDBOX_HOSTS: '0', TESSERA_PUBLISH_TOKENS: '[{"tenant": "x"}]', TESSERA_ENV: '{name' } })),
     [
       'TESSERA_ENV must hold JSON (an object): Expected property name or \'}\' in JSON at position 1',
       'TESSERA_PORT: port must be an integer',
       'TESSERA_DEVELOPMENT: development must be a boolean',
       'TESSERA_PUBLISH_TOKENS: publishTokens[0].sha256 is required',
       'TESSERA_PUBLISH_TOKENS: publishTokens[0].components is required',
-      'TESSERA_LIMITS_WORKERS: limits.workers must be at least 1',
+      'TESSERA_LIMITS_SANDBOX_HOSTS: limits.sandboxHosts must be at least 1',
     ],
   );
 

@@ -10,7 +10,7 @@ t.test('npm start runs "tessera start --with-demo", which publishes and serves e
   t.equal(scripts['start'], 'node --no-node-snapshot bin/tessera.js start --with-demo');
 
   const dir = await workFolder(t);
-  const registry = startCli(t, ['start', '--with-demo', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_WORKERS: '1' }) });
+  const registry = startCli(t, ['start', '--with-demo', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_SANDBOX_HOSTS: '1' }) });
   const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
   const list = await request(url);
   t.same(

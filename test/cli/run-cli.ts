@@ -101,7 +101,7 @@ export async function workFolder(t: Teardown): Promise<string> {
 /** A registry where the token `cli-token` may publish `cli-*` components; answers its URL. */
 export async function cliPublishRegistry(t: Teardown): Promise<string> {
   const { url } = await startRegistry(t, [], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
     config.publishTokens = [{ tenant: 'greeters', sha256: hashToken('cli-token'), components: ['cli-*'] }];
   });
   return url;

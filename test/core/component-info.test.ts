@@ -9,7 +9,7 @@ t.test('GET /:name/~info and /:name/:version/~info', async (t) => {
   // Published in a shuffled order: allVersions is still ascending.
   const dirs = ['2.0.0', '1.0.0', '2.1.0-beta.1', '1.3.0', '1.2.5', '1.2.3'].map((v) => fixture(`core-versions-${v}`));
   const { url, storagePath } = await startRegistry(t, dirs, (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const stored = async (version: string): Promise<object> =>
     JSON.parse(await readFile(path.join(storagePath, 'components', 'core-versions', version, 'package.json'), 'utf8'));

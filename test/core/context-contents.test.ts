@@ -5,7 +5,7 @@ const UNRENDERED = 'application/vnd.oc.unrendered+json';
 
 t.test('the ctx that server logic receives', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-ctx-echo')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
     config.env = { name: 'core-test-env' };
   });
   const echo = async (query: string, headers: Record<string, string> = {}) => {
@@ -56,7 +56,7 @@ t.test('the ctx that server logic receives', async (t) => {
 
   t.test('a configured public base URL reaches ctx and href', async (t) => {
     const configured = await startRegistry(t, [fixture('core-ctx-echo')], (config) => {
-      config.limits.workers = 1;
+      config.limits.sandboxHosts = 1;
       config.baseUrl = 'https://components.example.com/';
     });
     const { body } = await request(`${configured.url}core-ctx-echo`, { headers: { accept: UNRENDERED } });

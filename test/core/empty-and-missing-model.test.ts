@@ -5,7 +5,7 @@ const ID = /id="[0-9a-f-]{36}"/;
 
 t.test('setEmptyResponse and a handler returning nothing', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-outcomes')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const hashKey: string = (await request(`${url}core-outcomes/1.0.0/~info`)).body.oc.files.template.hashKey;
 

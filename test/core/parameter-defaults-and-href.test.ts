@@ -5,7 +5,7 @@ const UNRENDERED = { accept: 'application/vnd.oc.unrendered+json' };
 
 t.test('defaults, coercion, pass-through and href', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-params')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
 
   t.test('defaults are applied and shown in href after the request order', async (t) => {

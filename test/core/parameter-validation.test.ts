@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 t.test('parameter failures answer 400 NOT_VALID_REQUEST with details.parameters', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-params')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const invalid = (error: string, parameters: object[], requestVersion = '') => ({
     code: 'NOT_VALID_REQUEST',

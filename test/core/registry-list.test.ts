@@ -6,7 +6,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 t.test('GET / lists the published components', async (t) => {
   const dirs = ['2.0.0', '1.0.0', '2.1.0-beta.1'].map((v) => fixture(`core-versions-${v}`));
   const { url, storagePath } = await startRegistry(t, [...dirs, fixture('core-modes')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const dateOf = async (name: string, version: string) =>
     (JSON.parse(await readFile(path.join(storagePath, 'components', name, version, 'package.json'), 'utf8')) as { oc: { date: number } }).oc.date;

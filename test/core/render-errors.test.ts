@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 t.test('a failing view or an unserializable view model is RENDER_ERROR 500', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-outcomes')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const renderError = (error: string, requestVersion = '') => ({ code: 'RENDER_ERROR', error, name: 'core-outcomes', requestVersion });
 

@@ -6,7 +6,7 @@ const SCRIPT = '<script>window.oc=window.oc||{};oc.renderedComponents=oc.rendere
 
 t.test('rendered, unrendered and info modes', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-modes'), fixture('core-failing')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const info = await request(`${url}core-modes/1.0.0/~info`);
   const hashKey: string = info.body.oc.files.template.hashKey;

@@ -8,7 +8,7 @@ const script = (name: string) =>
 
 t.test('the legacy server.js and the modern entry both run in the sandbox', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-legacy'), fixture('core-modes')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
     config.env = { name: 'core-test-env' };
   });
   const hashOf = async (name: string): Promise<string> => (await request(`${url}${name}/1.0.0/~info`)).body.oc.files.template.hashKey;

@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 t.test('a failing handler answers GENERIC_ERROR with its status', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-failing')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const texts: string[] = [];
 

@@ -7,7 +7,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 t.test('static files: content, content type, caching, template.js, missing files', async (t) => {
   const { url, storagePath } = await startRegistry(t, [fixture('core-static')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
   const source = (file: string) => readFile(path.join(fixture('core-static'), file));
 

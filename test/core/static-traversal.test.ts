@@ -18,7 +18,7 @@ function rawGet(base: string, rawPath: string): Promise<{ status: number; body: 
 
 t.test('paths outside the static folders are refused with 404 and nothing leaks', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-static'), fixture('core-modes')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
 
   const attempts = [

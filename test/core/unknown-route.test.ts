@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 t.test('an unknown route is 404 NOT_FOUND in the error body', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-versions-1.0.0')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
 
   const deep = await request(`${url}core-versions/1.0.0/nothing/here?x=1`);

@@ -9,7 +9,7 @@ t.test('version expressions resolve per decisions §3, in rendered bodies', asyn
     t,
     PUBLISHED.map((v) => fixture(`core-versions-${v}`)),
     (config) => {
-      config.limits.workers = 1;
+      config.limits.sandboxHosts = 1;
     },
   );
   const hashOf = (name: string, version: string) => registry.catalog.resolve(name, version).templateKey;
@@ -56,7 +56,7 @@ t.test('version expressions resolve per decisions §3, in rendered bodies', asyn
 
 t.test('a component published only as a prerelease', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-prerelease-only')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
 
   const latest = await request(`${url}core-prerelease`);
@@ -84,7 +84,7 @@ t.test('versions that match nothing and unknown components are 404 NOT_FOUND', a
     t,
     PUBLISHED.map((v) => fixture(`core-versions-${v}`)),
     (config) => {
-      config.limits.workers = 1;
+      config.limits.sandboxHosts = 1;
     },
   );
   const listed = 'published versions: 1.0.0, 1.2.3, 1.2.5, 1.3.0, 2.0.0, 2.1.0-beta.1.';

@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 t.test('oc.container and oc.renderInfo shape the rendered html', async (t) => {
   const { url } = await startRegistry(t, [fixture('core-container'), fixture('core-no-render-info')], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
   });
 
   const container = await request(`${url}core-container`);

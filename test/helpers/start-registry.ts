@@ -43,7 +43,7 @@ export async function startRegistry(
   config.port = 0;
   config.storagePath = storagePath;
   config.pollIntervalSeconds = 0;
-  config.limits.workers = 2;
+  config.limits.sandboxHosts = 2;
   configure(config);
   const registry = await createRegistry(config);
   const url = await registry.listen();

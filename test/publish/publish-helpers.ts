@@ -28,7 +28,7 @@ interface Teardown {
 /** A registry with no components and the two tenants' tokens. */
 export function startPublishRegistry(t: Teardown, configure: (config: RegistryConfig) => void = () => {}): Promise<StartedRegistry> {
   return startRegistry(t, [], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
     config.publishTokens = publishTokens();
     configure(config);
   });

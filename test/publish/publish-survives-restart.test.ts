@@ -14,7 +14,7 @@ t.test('a registry restarted on the same storage serves the versions published b
   config.port = 0;
   config.storagePath = first.storagePath;
   config.pollIntervalSeconds = 0;
-  config.limits.workers = 1;
+  config.limits.sandboxHosts = 1;
   config.publishTokens = publishTokens();
   const second = await createRegistry(config);
   t.teardown(() => second.close());

@@ -28,14 +28,6 @@ t.test('ctx.renderComponent renders another component of the registry', async (t
   await checkCases(t, url);
 });
 
-t.test('the same once the parent runs on the fast path (after its first quick answers, on one worker)', async (t) => {
-  const { url, registry } = await startRegistry(t, COMPONENTS, (config) => {
-    config.limits.workers = 1;
-  });
-  for (let round = 1; round <= 4; round++) await checkCases(t, url, ` (round ${round})`);
-  t.ok(registry.pool.fastPathExecutions >= CASES.length, `at least a round's executions ran on the fast path (${registry.pool.fastPathExecutions})`);
-});
-
 t.test('the whole parent response', async (t) => {
   const { url } = await startRegistry(t, COMPONENTS);
   const { status, body } = await request(`${url}rendering-nested-parent?case=promise`);

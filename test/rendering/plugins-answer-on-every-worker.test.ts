@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 t.test('plugin calls made at once from isolates on several workers are all answered promptly', async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-plugins')], (config) => {
-    config.limits.workers = 2;
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 2000;
     config.plugins = [
       { name: 'shout', description: 'upper-cases text', func: (text) => String(text).toUpperCase() },

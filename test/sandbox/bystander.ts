@@ -46,7 +46,7 @@ export async function hostileBesideBystander(
   expected: { status: number; body: unknown },
   options: { outlasts?: boolean } = {},
 ): Promise<number> {
-  await workersUp(started.registry, started.registry.pool.threads);
+  await workersUp(started.registry, started.registry.pool.size);
   await bystanderRenders(t, started, 'Before', `${hostilePath}: bystander before`);
   const startedAt = performance.now();
   let hostileDone = false;

@@ -5,8 +5,8 @@ import { until, warmIsolates } from './wait-for';
 
 t.test('past the bounded execution queue the registry answers 503 OVERLOADED with Retry-After', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
-    config.limits.workers = 1;
-    config.limits.concurrentPerWorker = 1; // one execution at a time in the whole pool
+    config.limits.sandboxHosts = 1;
+    config.limits.concurrentPerHost = 1; // one execution at a time in the whole pool
     config.limits.maxQueue = 1;
     config.limits.executionTimeoutMs = 1000;
   });

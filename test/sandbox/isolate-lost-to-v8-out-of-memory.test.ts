@@ -1,32 +1,53 @@
 import t from 'tap';
-import { fixture, request } from '../helpers/start-registry';
-import { BYSTANDER } from './bystander';
-import { startChildRegistry } from './child-registry';
+import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { BYSTANDER, bystanderRenders } from './bystander';
+import { hostsResidentBytes, until, workersUp } from './wait-for';
 
-t.test('an allocation V8 itself cannot survive costs only its isolate: MEMORY_LIMIT_EXCEEDED, the registry keeps serving', async (t) => {
-  // In a child process: without containment this aborts the whole process, and after it the
-  // process can only be killed, since the parked thread of the lost isolate is never joined.
-  const url = await startChildRegistry(t, [fixture('hostile-memory-catastrophic'), BYSTANDER]);
+const NAME = 'hostile-memory-catastrophic';
 
-  const greet = async (who: string) => {
-    const { status, body } = await request(`${url}hello-world?name=${who}`);
-    t.equal(status, 200, `bystander ${who}`);
-    t.match(body.html, `<p class="hello-world">Hello, ${who}!</p>`);
-  };
-  await greet('Before');
-  for (const attempt of ['first', 'second']) {
+t.test('an allocation V8 itself cannot survive costs its host a recycle: MEMORY_LIMIT_EXCEEDED at once, then quarantine', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
+  const { registry, url } = started;
+  await workersUp(registry, 2);
+  await bystanderRenders(t, started, 'Before', 'bystander before');
+  const residentBefore = hostsResidentBytes(registry);
+
+  for (const attempt of [1, 2, 3]) {
+    const hostsBefore = registry.pool.hostProcessIds();
     // A 500 with this body, not a 504 at the time limit: V8's failure is answered at once.
-    const [hostile] = await Promise.all([request(`${url}hostile-memory-catastrophic`), greet('Concurrent')]);
-    t.equal(hostile.status, 500, `${attempt} attempt`);
+    const sent = performance.now();
+    const [hostile] = await Promise.all([request(`${url}${NAME}`), bystanderRenders(t, started, 'Concurrent', `bystander during attempt ${attempt}`)]);
+    t.ok(performance.now() - sent < 4000, `attempt ${attempt} answered before the time limit`);
+    t.equal(hostile.status, 500, `attempt ${attempt}: status`);
     t.same(hostile.body, {
       code: 'MEMORY_LIMIT_EXCEEDED',
       error: 'The component passed its sandbox memory limit; its sandbox was discarded.',
-      name: 'hostile-memory-catastrophic',
+      name: NAME,
       requestVersion: '',
     });
-    await greet('After');
+    // The host that lost the isolate is drained and replaced by a new process.
+    const hostsAfter = registry.pool.hostProcessIds();
+    t.equal(hostsAfter.filter((pid) => !hostsBefore.includes(pid)).length, 1, `attempt ${attempt}: one host was replaced`);
+    await bystanderRenders(t, started, 'After', `bystander after attempt ${attempt}`);
   }
+
+  const quarantined = await request(`${url}${NAME}`);
+  t.equal(quarantined.status, 503, 'the fourth attempt is refused at once');
+  t.equal(quarantined.headers.get('retry-after'), '1');
+  t.match(quarantined.body, {
+    code: 'SANDBOX_QUARANTINED',
+    error: /^This version lost its sandbox 3 times within a minute; it is refused for (60|59) s\.$/,
+    name: NAME,
+    requestVersion: '',
+  });
+  await bystanderRenders(t, started, 'Quarantine', 'bystander while the version is quarantined');
+
+  // The parked threads and their memory went with the recycled processes.
+  await until(() => registry.pool.stats().hosts === 2);
+  const residentAfter = hostsResidentBytes(registry);
+  t.ok(residentAfter < residentBefore * 1.5, `hosts hold ${Math.round(residentAfter / 2 ** 20)} MB after, ${Math.round(residentBefore / 2 ** 20)} MB before`);
   const metrics = (await request(`${url}metrics`)).text;
-  t.match(metrics, /^tessera_sandbox_isolates_lost_total 2$/m, 'both lost isolates are counted');
-  t.match(metrics, /^tessera_memory_limit_kills_total\{component="hostile-memory-catastrophic"\} 2$/m);
+  t.match(metrics, /^tessera_sandbox_isolates_lost_total 3$/m, 'the lost isolates are counted');
+  t.match(metrics, /^tessera_sandbox_host_restarts_total\{reason="isolate-lost"\} 3$/m, 'and the recycled hosts');
+  t.match(metrics, /^tessera_memory_limit_kills_total\{component="hostile-memory-catastrophic"\} 3$/m);
 });

@@ -5,7 +5,7 @@ import { BYSTANDER, hostileBesideBystander } from './bystander';
 t.test('an array that grows past the memory limit answers 500 MEMORY_LIMIT_EXCEEDED; the isolate is rebuilt', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-memory-array'), BYSTANDER], (config) => {
     config.limits.memoryMb = 16;
-    config.limits.workers = 1; // one isolate per version, so its request counter tells warm from rebuilt
+    config.limits.sandboxHosts = 1; // one isolate per version, so its request counter tells warm from rebuilt
   });
   const served = async (count: number, message: string) => {
     const { status, text } = await request(`${started.url}hostile-memory-array`);

@@ -20,7 +20,7 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
 
   const before = await scrape();
   t.equal(valueOf(before, 'tessera_renders_total', { component: 'hello-world', version: '1.0.0', outcome: 'ok' }), 0, 'nothing rendered yet');
-  t.equal(valueOf(before, 'tessera_sandbox_workers'), 2, 'both workers answer');
+  t.equal(valueOf(before, 'tessera_sandbox_hosts'), 2, 'both hosts answer');
   t.equal(valueOf(before, 'tessera_sandbox_queue_depth'), 0);
 
   const statuses = await Promise.all(
@@ -54,7 +54,7 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
   t.equal(valueOf(after, 'tessera_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }), 1, 'a URL no route matches');
   t.equal(valueOf(after, 'tessera_http_requests_total', { method: 'GET', route: '/metrics', status: '200' }), 1, 'the first scrape');
   t.equal(valueOf(after, 'tessera_http_request_duration_seconds_count', { method: 'GET', route: '/:name' }), 5);
-  t.equal(valueOf(after, 'tessera_sandbox_worker_restarts_total'), 0);
+  t.equal(valueOf(after, 'tessera_sandbox_host_restarts_total'), 0);
   t.ok(valueOf(after, 'tessera_sandbox_warm_isolates') >= 2, 'the surviving isolates are warm');
   t.ok(valueOf(after, 'tessera_sandbox_isolate_heap_bytes') > 100_000, 'and their heap is reported');
   t.ok(valueOf(after, 'process_resident_memory_bytes') > 0, 'the process metrics are there too');

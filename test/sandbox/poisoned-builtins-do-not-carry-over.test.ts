@@ -29,7 +29,7 @@ const EXPECTED = {
 
 t.test('a component that mutates shared built-ins poisons neither its next request nor another component', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-poison-builtins'), BYSTANDER], (config) => {
-    config.limits.workers = 1; // every request lands in the same warm isolate
+    config.limits.sandboxHosts = 1; // every request lands in the same warm isolate
   });
   const poison = () => request(`${started.url}hostile-poison-builtins`, { headers: { accept: 'application/vnd.oc.unrendered+json' } });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Registry } from '../../src/registry';
 
 /** Polls until the condition holds (the test's own timeout bounds the wait). */
@@ -7,10 +8,20 @@ export async function until(condition: () => boolean | Promise<boolean>): Promis
 
 /** Waits until every sandbox worker has started and answers, so that timings do not include a worker's start. */
 export async function workersUp(registry: Registry, workers: number): Promise<void> {
-  await until(async () => (await registry.pool.stats()).workers === workers);
+  await until(async () => registry.pool.stats().hosts === workers);
 }
 
 /** Waits until the workers hold at least `count` warm isolates (one per component version being run). */
 export async function warmIsolates(registry: Registry, count: number): Promise<void> {
-  await until(async () => (await registry.pool.stats()).warmIsolates >= count);
+  await until(async () => registry.pool.stats().warmIsolates >= count);
+}
+
+/** Resident memory of the registry's sandbox hosts now, summed, read from /proc. */
+export function hostsResidentBytes(registry: Registry): number {
+  let bytes = 0;
+  for (const pid of registry.pool.hostProcessIds()) {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    bytes += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)![1]) * 1024;
+  }
+  return bytes;
 }

@@ -6,7 +6,6 @@ import { errorReply } from '../error-body';
 import { baseUrlOf, clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
 import type { RenderResult } from '../../pipeline/render';
-import { ExecutionGroup } from '../../sandbox/sandbox-pool';
 
 interface BatchItem {
   status: number;
@@ -31,7 +30,6 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
       const mode = renderModeOf(request);
       const baseUrl = baseUrlOf(request, services.config);
       const clientTemplates = clientTemplatesOf(request);
-      const group = new ExecutionGroup();
       const results = await Promise.all(
         components.map(async (component): Promise<RenderResult | BatchItem> => {
           const version = component.version ?? '';
@@ -46,7 +44,6 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
               baseUrl,
               omitHref,
               clientTemplates,
-              group,
             });
           } catch (error) {
             const { status, body } = errorReply(error, component.name, version, services.config.development);

@@ -1,29 +1,22 @@
 import t from 'tap';
-import type { Worker } from 'node:worker_threads';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { warmIsolates } from './wait-for';
+import { until, warmIsolates } from './wait-for';
 
-t.test('a worker that dies mid-execution: its requests answer SANDBOX_CRASHED at once, the pool replaces it', async (t) => {
-  // Every worker thread this process starts: the registry's sandbox workers, as the pool creates them.
-  const workers: Worker[] = [];
-  const collect = (worker: Worker) => workers.push(worker);
-  process.on('worker', collect);
-  t.teardown(() => void process.off('worker', collect));
-
+t.test('a host that dies mid-execution: its requests answer SANDBOX_CRASHED at once, the pool replaces it', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
-    config.limits.workers = 1;
+    config.limits.sandboxHosts = 1;
     config.limits.executionTimeoutMs = 5000;
   });
   await bystanderRenders(t, started, 'Before', 'before the crash');
-  t.equal(workers.length, 1, 'one worker runs');
+  const [pid] = started.registry.pool.hostProcessIds();
 
   const sent = performance.now();
   const inFlight = request(`${started.url}hostile-never-settles`);
-  // Wait until the worker has built the hostile component's isolate: its execution is then running.
+  // Wait until the host has built the hostile component's isolate: its execution is then running.
   await warmIsolates(started.registry, 2);
   const killed = performance.now();
-  await workers[0]!.terminate();
+  process.kill(pid!, 'SIGKILL');
 
   const { status, body } = await inFlight;
   const answeredAfterKill = performance.now() - killed;
@@ -34,14 +27,15 @@ t.test('a worker that dies mid-execution: its requests answer SANDBOX_CRASHED at
     name: 'hostile-never-settles',
     requestVersion: '',
   });
-  t.ok(answeredAfterKill < 1000, `answered ${Math.round(answeredAfterKill)} ms after the worker died`);
+  t.ok(answeredAfterKill < 1000, `answered ${Math.round(answeredAfterKill)} ms after the host died`);
   t.ok(performance.now() - sent < 5000, 'well within the execution time limit');
 
-  await bystanderRenders(t, started, 'After', 'the replacement worker renders');
-  t.equal(workers.length, 2, 'the pool started a replacement worker');
-  t.equal(started.registry.pool.threads, 1, 'and runs one worker again');
+  await until(() => started.registry.pool.stats().hosts === 1);
+  await bystanderRenders(t, started, 'After', 'the replacement host renders');
+  const [replacement] = started.registry.pool.hostProcessIds();
+  t.not(replacement, pid, 'a new host process serves');
 
   const metrics = (await request(`${started.url}metrics`)).text;
-  t.match(metrics, /^tessera_sandbox_worker_restarts_total 1$/m, 'the restart is counted');
+  t.match(metrics, /^tessera_sandbox_host_restarts_total\{reason="exited"\} 1$/m, 'the restart is counted');
   t.match(metrics, /^tessera_renders_total\{component="hostile-never-settles",version="1.0.0",outcome="SANDBOX_CRASHED"\} 1$/m, 'and so is the crashed render');
 });

@@ -1,0 +1,165 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { TesseraError } from '../errors/errors';
+import { Outbox } from './outbox';
+import type { BridgeCallMessage, ComponentCode, FrontMessage, HostMessage, PongMessage, SandboxLimits } from './protocol';
+
+const HOST_FILE = path.join(__dirname, '..', '..', 'workers', 'sandbox-host.js');
+
+/** A host's life, as the pool sees it. Only a `ready` host is given new executions. */
+export type HostState = 'starting' | 'ready' | 'draining' | 'gone';
+
+/** One execution the host runs, as the front keeps it until its answer. */
+export interface HostExecution {
+  readonly key: string;
+  /** The plugins its component declares: the only plugin calls it may make. */
+  readonly plugins: readonly string[];
+  readonly resolve: (answer: string) => void;
+  readonly reject: (error: TesseraError) => void;
+}
+
+export interface HostEvents {
+  ready(host: SandboxHost): void;
+  /** A bridge call of one of this host's executions (checked to be one). */
+  bridge(host: SandboxHost, execution: HostExecution, message: BridgeCallMessage): void;
+  isolateLost(host: SandboxHost, key: string): void;
+  pong(host: SandboxHost, pong: PongMessage): void;
+  /** The process ended; its executions were answered SANDBOX_CRASHED. */
+  exited(host: SandboxHost): void;
+}
+
+const crashed = (message: string) => new TesseraError('SANDBOX_CRASHED', message);
+
+/** The front's handle on one sandbox host process (workers/sandbox-host.ts). */
+export class SandboxHost {
+  state: HostState = 'starting';
+  /** It reached `ready` once: a host that dies before is restarted only after a pause. */
+  wasReady = false;
+  /** The last figures the host reported, and when (performance.now()). */
+  lastPong: PongMessage | undefined;
+  lastPongAt = performance.now();
+  readonly #child: ChildProcess;
+  readonly #outbox: Outbox<FrontMessage>;
+  readonly #events: HostEvents;
+  readonly #executions = new Map<number, HostExecution>();
+  /** Executions per component version, to tell a hot version from a warm one. */
+  readonly #perKey = new Map<string, number>();
+  #nextId = 1;
+  #nextPing = 1;
+
+  constructor(limits: SandboxLimits, events: HostEvents) {
+    this.#events = events;
+    this.#child = fork(HOST_FILE, [JSON.stringify(limits)], {
+      execArgv: ['--no-node-snapshot'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.#outbox = new Outbox((batch) => {
+      if (this.#child.connected) this.#child.send(batch);
+    });
+    this.#child.on('message', (batch: HostMessage[]) => {
+      for (const message of batch) this.#receive(message);
+    });
+    // A send to a host that just died fails here; its exit answers everything.
+    this.#child.on('error', () => {});
+    this.#child.on('exit', () => this.#exited());
+  }
+
+  #receive(message: HostMessage): void {
+    switch (message.t) {
+      case 'result': {
+        const execution = this.#executions.get(message.id);
+        if (execution) {
+          this.#forget(message.id, execution);
+          execution.resolve(message.answer);
+        }
+        break;
+      }
+      case 'bridge': {
+        const execution = this.#executions.get(message.execution);
+        if (execution) this.#events.bridge(this, execution, message);
+        else this.answerBridge(message.call, '{"ok":false,"ended":true}');
+        break;
+      }
+      case 'pong':
+        this.lastPong = message;
+        this.lastPongAt = performance.now();
+        this.#events.pong(this, message);
+        break;
+      case 'isolate-lost':
+        this.#events.isolateLost(this, message.key);
+        break;
+      case 'ready':
+        if (this.state === 'starting') this.state = 'ready';
+        this.wasReady = true;
+        this.lastPongAt = performance.now();
+        this.#events.ready(this);
+        break;
+    }
+  }
+
+  /** Sends one execution; answers its id (to cancel it). */
+  execute(key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, execution: HostExecution): number {
+    const id = this.#nextId++;
+    this.#executions.set(id, execution);
+    this.#perKey.set(key, (this.#perKey.get(key) ?? 0) + 1);
+    this.#outbox.post({ t: 'execute', id, key, code, input, timeoutMs });
+    return id;
+  }
+
+  /** Its root request was answered: the host stops it, and its answer is no longer awaited. */
+  cancel(id: number, reason: TesseraError): void {
+    const execution = this.#executions.get(id);
+    if (!execution) return;
+    this.#forget(id, execution);
+    this.#outbox.post({ t: 'cancel', id });
+    execution.reject(reason);
+  }
+
+  answerBridge(call: number, answer: string): void {
+    this.#outbox.post({ t: 'bridge-answer', call, answer });
+  }
+
+  ping(): void {
+    this.#outbox.post({ t: 'ping', id: this.#nextPing++ });
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? 0;
+  }
+
+  get inflight(): number {
+    return this.#executions.size;
+  }
+
+  inflightOf(key: string): number {
+    return this.#perKey.get(key) ?? 0;
+  }
+
+  /** Ends the process at once; its executions are answered SANDBOX_CRASHED. */
+  kill(): void {
+    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
+  }
+
+  /** Resolves when the process has ended. */
+  get ended(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => this.#child.once('exit', () => resolve()));
+  }
+
+  #forget(id: number, execution: HostExecution): void {
+    this.#executions.delete(id);
+    const count = this.#perKey.get(execution.key)! - 1;
+    if (count === 0) this.#perKey.delete(execution.key);
+    else this.#perKey.set(execution.key, count);
+  }
+
+  #exited(): void {
+    this.state = 'gone';
+    const executions = [...this.#executions.values()];
+    this.#executions.clear();
+    this.#perKey.clear();
+    for (const execution of executions) execution.reject(crashed('The sandbox running the component stopped unexpectedly; retry the request.'));
+    this.#events.exited(this);
+  }
+}
