@@ -43,6 +43,8 @@ export interface RegistryConfig {
   /** Development mode: error bodies may carry stack traces. */
   development: boolean;
   dependencyPolicy: DependencyPolicy;
+  /** Origins whose pages may call the registry from a browser (decisions §10); `*` in the list allows every page. */
+  cors: { origins: string[] };
   limits: {
     executionTimeoutMs: number;
     memoryMb: number;
@@ -83,6 +85,7 @@ export function defaultConfig(): RegistryConfig {
       deny: ['fs-extra', 'graceful-fs', 'mkdirp', 'rimraf', 'glob', 'chokidar', 'axios', 'node-fetch', 'got', 'request', 'superagent', 'needle', 'undici', 'ws'],
       allow: [],
     },
+    cors: { origins: ['*'] },
     limits: {
       executionTimeoutMs: 5000,
       memoryMb: 64,

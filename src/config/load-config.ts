@@ -16,6 +16,7 @@ interface ConfigSettings {
   plugins?: string;
   publishTokens?: PublishToken[];
   dependencyPolicy?: Partial<DependencyPolicy>;
+  cors?: Partial<RegistryConfig['cors']>;
   limits?: Partial<RegistryConfig['limits']>;
 }
 
@@ -137,6 +138,7 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.env !== undefined) config.env = { ...config.env, ...settings.env };
   if (settings.publishTokens !== undefined) config.publishTokens = settings.publishTokens;
   if (settings.dependencyPolicy !== undefined) config.dependencyPolicy = { ...config.dependencyPolicy, ...settings.dependencyPolicy };
+  if (settings.cors !== undefined) config.cors = { ...config.cors, ...settings.cors };
   if (settings.limits !== undefined) config.limits = { ...config.limits, ...settings.limits };
   return settings.plugins === undefined ? undefined : path.resolve(relativeTo, settings.plugins);
 }

@@ -1,10 +1,12 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { TesseraError } from '../errors/errors';
 import { recordHttpMetrics } from '../metrics/http-metrics';
+import { registerCors } from './cors';
 import { errorReply, unexpectedError } from './error-body';
 import type { RegistryServices } from './registry-services';
 import { registerAction } from './routes/action';
 import { registerBatch } from './routes/batch';
+import { registerBrowserClient } from './routes/browser-client';
 import { registerComponentInfo } from './routes/component-info';
 import { registerGetComponent } from './routes/get-component';
 import { registerListComponents } from './routes/list-components';
@@ -25,6 +27,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   });
 
   recordHttpMetrics(app, services.metrics);
+  registerCors(app, services.config);
   // OVERLOADED (503) tells the client when to come back (decisions §2).
   // A callback hook, not an async one: it runs on every response and needs no promise.
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -40,6 +43,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerPublish(app, services);
   registerBatch(app, services);
   registerAction(app, services);
+  registerBrowserClient(app);
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');

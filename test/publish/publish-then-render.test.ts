@@ -28,7 +28,7 @@ t.test('a published version is served at once, with who published it', async (t)
   t.ok(info.body.oc.publisher.date >= before && info.body.oc.publisher.date <= Date.now(), 'the publish date is now');
   t.same(info.body.allVersions, ['1.0.0']);
   const page = await request(`${url}publish-greeting/~info`, { headers: { accept: 'text/html' } });
-  t.match(page.text, `<p>Published by greeters on ${new Date(info.body.oc.publisher.date).toISOString()}</p>`);
+  t.match(page.text, `<dt>Publisher</dt><dd>greeters</dd><dt>Published</dt><dd><time datetime="${new Date(info.body.oc.publisher.date).toISOString()}">`);
 
   const css = await request(`${url}publish-greeting/1.0.0/static/public/greeting.css`);
   t.equal(css.status, 200);

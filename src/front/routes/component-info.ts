@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
-import { wantsHtml } from '../negotiate';
-import { escapeHtml } from '../escape-html';
+import { loadBrowserClient } from '../browser-client-files';
+import { baseUrlOf, wantsHtml } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
+import { componentPage } from '../web-ui/component-page';
 
 /** `GET /:name/~info` and `GET /:name/:version/~info`: the published descriptor, its versions and publisher. */
 export function registerComponentInfo(app: FastifyInstance, services: RegistryServices): void {
@@ -12,7 +13,12 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
     try {
       const component = services.catalog.resolve(name, requestVersion);
       const info = { ...component.descriptor, allVersions: services.catalog.versions(name), requestVersion };
-      if (wantsHtml(request)) return reply.type('text/html; charset=utf-8').send(infoPage(info));
+      if (wantsHtml(request)) {
+        const baseUrl = baseUrlOf(request, services.config);
+        const clientUrl = `${baseUrl}oc-client/client.js?v=${loadBrowserClient().version}`;
+        const page = componentPage({ baseUrl, descriptor: component.descriptor, allVersions: info.allVersions, clientUrl });
+        return reply.type('text/html; charset=utf-8').send(page);
+      }
       return reply.send(info);
     } catch (error) {
       const { status, body } = errorReply(error, name, requestVersion, services.config.development);
@@ -21,17 +27,4 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
   };
   app.get('/:name/~info', handler);
   app.get('/:name/:version/~info', handler);
-}
-
-function infoPage(info: { name: string; version: string; description?: string; allVersions: readonly string[]; oc: { state?: string; parameters?: object; publisher?: { tenant: string; date: number } } }): string {
-  const parameters = Object.entries(info.oc.parameters ?? {})
-    .map(([name, definition]) => `<li><code>${escapeHtml(name)}</code>: ${escapeHtml(JSON.stringify(definition))}</li>`)
-    .join('');
-  const publisher = info.oc.publisher ? `<p>Published by ${escapeHtml(info.oc.publisher.tenant)} on ${new Date(info.oc.publisher.date).toISOString()}</p>` : '';
-  return (
-    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(info.name)}@${escapeHtml(info.version)}</title></head><body>` +
-    `<h1>${escapeHtml(info.name)} <small>${escapeHtml(info.version)}</small></h1><p>${escapeHtml(info.description ?? '')}</p>` +
-    `<p>State: ${escapeHtml(info.oc.state ?? 'active')}</p>${publisher}<h2>Parameters</h2><ul>${parameters}</ul>` +
-    `<h2>Versions</h2><p>${info.allVersions.map(escapeHtml).join(', ')}</p></body></html>`
-  );
 }

@@ -1,21 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { baseUrlOf, wantsHtml } from '../negotiate';
-import { escapeHtml } from '../escape-html';
 import type { RegistryServices } from '../registry-services';
+import { componentListPage } from '../web-ui/component-list-page';
 
 /** `GET /`: the published components (`?meta=true` adds each latest version's metadata). */
 export function registerListComponents(app: FastifyInstance, services: RegistryServices): void {
-  app.get('/', async (request: FastifyRequest<{ Querystring: { meta?: string } }>, reply) => {
+  app.get('/', async (request: FastifyRequest<{ Querystring: { meta?: string; q?: string } }>, reply) => {
     const baseUrl = baseUrlOf(request, services.config);
     const names = services.catalog.names();
     if (wantsHtml(request)) {
-      const rows = names
-        .map((name) => {
-          const latest = services.catalog.latest(name)!;
-          return `<li><a href="${escapeHtml(`${baseUrl}${name}/~info`)}">${escapeHtml(name)}</a> ${escapeHtml(latest.version)}: ${escapeHtml(latest.descriptor.description ?? '')}</li>`;
-        })
-        .join('');
-      return reply.type('text/html; charset=utf-8').send(`<!doctype html><html><head><meta charset="utf-8"><title>Tessera</title></head><body><h1>Components</h1><ul>${rows}</ul></body></html>`);
+      const latest = names.map((name) => services.catalog.latest(name)!.descriptor);
+      return reply.type('text/html; charset=utf-8').send(componentListPage(baseUrl, latest, request.query.q ?? ''));
     }
     if (request.query.meta === 'true') {
       const components = names.map((name) => {
