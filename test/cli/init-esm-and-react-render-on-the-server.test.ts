@@ -23,7 +23,7 @@ for (const [template, markup] of [
 
     const rendered = await request(`${url}${name}?name=Ada`);
     t.equal(rendered.status, 200);
-    t.match(rendered.body.html, `<div data-oc-root>${markup.replace('STATIC', `${url}${name}/1.0.0/static`)}</div><script type="application/json" data-oc-hydrate>`);
+    t.match(rendered.body.html, `<div data-oc-root>${markup.replace('STATIC', `${url}${name}/1.0.0/static`)}</div><script>(function(s){`);
     t.equal((await request(`${url}${name}/1.0.0/static/public/styles.css`)).status, 200);
   });
 }

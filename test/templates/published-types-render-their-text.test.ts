@@ -2,11 +2,12 @@ import t from 'tap';
 import { request } from '../helpers/start-registry';
 import { publishFixture, startTemplatesRegistry, withFixedId } from './publish-fixture';
 
-/** What every server render of a hydrating type ends with: the data the browser client hydrates from. */
-function hydrationData(url: string, name: string, type: string, key: string, mode: string, model: Record<string, unknown>): string {
+/** What every server render of a hydrating type ends with: the script that asks the browser client to hydrate the markup before it. */
+function hydrationScript(url: string, name: string, type: string, key: string, mode: string, model: Record<string, unknown>): string {
   const staticPath = `${url}${name}/1.0.0/static/`;
   const props = { ...model, _staticPath: staticPath, _baseUrl: url, _componentName: name, _componentVersion: '1.0.0' };
-  return `<script type="application/json" data-oc-hydrate>${JSON.stringify({ type, key, src: `${staticPath}template.js`, mode, props })}</script>`;
+  const unit = JSON.stringify({ type, key, src: `${staticPath}template.js`, mode, props });
+  return `<script>(function(s){var oc=window.oc=window.oc||{};(oc.cmd=oc.cmd||[]).push(function(oc){oc.hydrate(s.previousElementSibling,${unit})})})(document.currentScript)</script>`;
 }
 
 function wrapped(url: string, name: string, query: string, key: string, content: string): Record<string, unknown> {
@@ -39,7 +40,7 @@ t.test('each template type is packaged, published and rendered on the server wit
     const markup = '<section class="counter"><p>Hello, Ada!</p><button type="button">Clicked 2 times</button></section>';
     t.same(await rendered(url, `${name}?name=Ada&start=2`), {
       status: 200,
-      body: wrapped(url, name, 'name=Ada&start=2', key, `<div data-oc-root>${markup}</div>` + hydrationData(url, name, 'oc-template-esm', key, 'hydrate', { name: 'Ada', start: 2 })),
+      body: wrapped(url, name, 'name=Ada&start=2', key, `<div data-oc-root>${markup}</div>` + hydrationScript(url, name, 'oc-template-esm', key, 'hydrate', { name: 'Ada', start: 2 })),
     });
   });
 
@@ -49,7 +50,7 @@ t.test('each template type is packaged, published and rendered on the server wit
     const markup = '<section class="counter"><p>Hello, <!-- -->Ada<!-- -->!</p><button type="button">Clicked <!-- -->2<!-- --> times</button></section>';
     t.same(await rendered(url, `${name}?name=Ada&start=2`), {
       status: 200,
-      body: wrapped(url, name, 'name=Ada&start=2', key, `<div data-oc-root>${markup}</div>` + hydrationData(url, name, 'oc-template-react', key, 'hydrate', { name: 'Ada', start: 2 })),
+      body: wrapped(url, name, 'name=Ada&start=2', key, `<div data-oc-root>${markup}</div>` + hydrationScript(url, name, 'oc-template-react', key, 'hydrate', { name: 'Ada', start: 2 })),
     });
   });
 
@@ -65,7 +66,16 @@ t.test('each template type is packaged, published and rendered on the server wit
     const key = await publishFixture(url, name);
     t.same(await rendered(url, `${name}?name=Ada`), {
       status: 200,
-      body: wrapped(url, name, 'name=Ada', key, '<div data-oc-root></div>' + hydrationData(url, name, 'oc-template-esm', key, 'mount', { name: 'Ada' })),
+      body: wrapped(url, name, 'name=Ada', key, '<div data-oc-root></div>' + hydrationScript(url, name, 'oc-template-esm', key, 'mount', { name: 'Ada' })),
     });
   });
+});
+
+t.test('props in the hydration script cannot end it: <, > and & are escaped', async (t) => {
+  const { url } = await startTemplatesRegistry(t);
+  await publishFixture(url, 'templates-esm-counter');
+  const { body } = await request(`${url}templates-esm-counter?name=${encodeURIComponent('</script><script>alert(1)</script>&')}`);
+  t.match(body.html, '<p>Hello, &lt;/script>&lt;script>alert(1)&lt;/script>&amp;!</p>', 'the markup escapes as Preact does');
+  t.match(body.html, '"name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u0026"', 'the script holds the name escaped');
+  t.equal(body.html.split('</script>').length, 3, 'the hydration script and the render-info script end where they should');
 });

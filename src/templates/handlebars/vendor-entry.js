@@ -2,4 +2,5 @@
 // (/oc-client/vendor/handlebars.js): template.js of a handlebars component is a precompiled spec.
 import Handlebars from 'handlebars/runtime';
 
-globalThis.TesseraHandlebars = Handlebars;
+// Under the name OC's handlebars views and pages expect; a page that has its own keeps it (the client loads this only when `Handlebars` is missing).
+globalThis.Handlebars = Handlebars;
