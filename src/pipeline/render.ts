@@ -8,6 +8,7 @@ import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
+import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { wrapHtml } from './wrap-html';
 
 export type RenderMode = 'rendered' | 'unrendered' | 'info';
@@ -47,7 +48,17 @@ export interface RenderResult {
 }
 
 type SandboxAnswer =
-  | { ok: true; html?: string; data?: unknown; empty?: boolean; noModel?: boolean; headers: Record<string, string>; cookies: Cookie[] }
+  | {
+      ok: true;
+      html?: string;
+      data?: unknown;
+      empty?: boolean;
+      noModel?: boolean;
+      headers: Record<string, string>;
+      cookies: Cookie[];
+      /** What the server logic logged, on a development registry when it asked for the development console. */
+      console?: ConsoleLine[];
+    }
   | { ok: false; code: ErrorCode; status?: number; message: string; details?: Record<string, unknown> };
 
 const TEMPLATES = TEMPLATE_TYPES.map(({ type, version }) => ({ type, version, externals: [] }));
@@ -122,7 +133,7 @@ export class RenderPipeline {
     } else {
       body.html = answer.empty
         ? ''
-        : wrapHtml(answer.html ?? '', {
+        : wrapHtml((answer.html ?? '') + (answer.console ? consoleRelayScript(component.name, component.version, answer.console) : ''), {
             href,
             templateKey: component.templateKey,
             name: component.name,
@@ -155,6 +166,7 @@ export class RenderPipeline {
       mode: request.mode,
       params,
       plugins: component.descriptor.oc.plugins ?? [],
+      relayConsole: this.#config.development,
       viewProps: { _staticPath: staticPath, _baseUrl: request.baseUrl, _componentName: component.name, _componentVersion: component.version },
       ctx: {
         acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
