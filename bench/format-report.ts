@@ -90,6 +90,7 @@ export function formatReport(machine: Machine, settings: BenchSettings, reports:
     formatMethod(machine, settings, reports.flatMap((report) => report.notes)),
     ...(rows.length > 0 ? ['', formatThroughput(rows)] : []),
     ...(memory ? ['', formatMemory(memory)] : []),
+    ...reports.flatMap((report) => report.tables ?? []).flatMap((table) => ['', table]),
     '',
   ].join('\n');
 }

@@ -29,6 +29,9 @@ export const TEMPLATE_TYPES: readonly TemplateTypeInfo[] = [es6, esm, react, han
 
 export const TEMPLATE_TYPE_NAMES: readonly string[] = TEMPLATE_TYPES.map((info) => info.type);
 
+/** The type a descriptor names, under its current name: OC's older components say `handlebars`. */
+export const currentTypeName = (type: string): string => (type === 'handlebars' ? 'oc-template-handlebars' : type);
+
 export function templateTypeInfo(type: string): TemplateTypeInfo | undefined {
   return TEMPLATE_TYPES.find((info) => info.type === type);
 }

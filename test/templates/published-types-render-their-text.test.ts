@@ -79,3 +79,20 @@ t.test('props in the hydration script cannot end it: <, > and & are escaped', as
   t.match(body.html, '"name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u0026"', 'the script holds the name escaped');
   t.equal(body.html.split('</script>').length, 3, 'the hydration script and the render-info script end where they should');
 });
+
+t.test('an older OC component naming its type "handlebars" packages as oc-template-handlebars and renders', async (t) => {
+  const { url } = await startTemplatesRegistry(t);
+  const name = 'templates-handlebars-legacy';
+  const key = await publishFixture(url, name);
+  t.equal((await request(`${url}${name}/~info`)).body.oc.files.template.type, 'oc-template-handlebars');
+  t.same(await rendered(url, `${name}?city=Porto`), { status: 200, body: wrapped(url, name, 'city=Porto', key, '<p>It is noon in Porto.</p>\n') });
+});
+
+t.test("an esm view written with React's names renders with Preact's compatibility layer", async (t) => {
+  const { url } = await startTemplatesRegistry(t);
+  const name = 'templates-esm-react-names';
+  const key = await publishFixture(url, name);
+  const { status, body } = await request(`${url}${name}`);
+  t.equal(status, 200);
+  t.equal(body.html, '<div data-oc-root><p class="static">Static templates-esm-react-names</p></div>' + hydrationScript(url, name, 'oc-template-esm', key, 'hydrate', {}));
+});

@@ -11,11 +11,30 @@ const OC_MODULES = {
 };
 const OC_RENDERER = 'oc-template-esm-compiler/renderer';
 
-/** One Preact for the glue and the view, whatever the component installed: two copies break hooks. */
+const PREACT_DIR = path.join(REGISTRY_MODULES, 'preact');
+
+/**
+ * One Preact for the glue and the view, whatever the component installed: two copies break hooks.
+ * A view written with React's names (`import { useState } from 'react'`) gets Preact's
+ * compatibility layer under them.
+ */
 const PREACT = {
   jsx: 'automatic',
   jsxImportSource: 'preact',
-  alias: { ...OC_MODULES, preact: path.join(REGISTRY_MODULES, 'preact'), 'preact-render-to-string': path.join(REGISTRY_MODULES, 'preact-render-to-string') },
+  alias: {
+    ...OC_MODULES,
+    preact: PREACT_DIR,
+    'preact-render-to-string': path.join(REGISTRY_MODULES, 'preact-render-to-string'),
+    'react/jsx-runtime': path.join(PREACT_DIR, 'jsx-runtime'),
+    'react-dom/client': path.join(PREACT_DIR, 'compat', 'client.mjs'),
+    react: path.join(PREACT_DIR, 'compat'),
+    'react-dom': path.join(PREACT_DIR, 'compat'),
+  },
+} as const;
+
+/** OC's esm form brings its own framework, bundled whole; React, when it uses it, is the registry's React 19. */
+const OC_FORM = {
+  alias: { ...OC_MODULES, react: path.join(REGISTRY_MODULES, 'react-19'), 'react-dom': path.join(REGISTRY_MODULES, 'react-dom-19') },
 } as const;
 
 /**
@@ -29,7 +48,7 @@ export const compileEsm: TemplateCompiler = async ({ componentDir, src, minify }
   const entry = templateFile('esm', 'browser-entry.js');
   let browser = await bundleView({ componentDir, entry, view, src, minify, target: 'browser', options: PREACT });
   const mountsItself = browser.imports.includes(OC_RENDERER);
-  if (mountsItself) browser = await bundleView({ componentDir, entry, view, src, minify, target: 'browser', options: { alias: OC_MODULES } });
+  if (mountsItself) browser = await bundleView({ componentDir, entry, view, src, minify, target: 'browser', options: OC_FORM });
   const template = browserTemplate(browser.code);
 
   const server = await bundleView({
