@@ -73,9 +73,9 @@ function formatThroughput(rows: ThroughputRow[]): string {
 function formatMemory(memory: MemoryReport): string {
   const perVersion = (memory.rssAfterBytes - memory.rssBeforeBytes) / memory.versions;
   return [
-    '| warm versions | workers | RSS before | RSS after 1st pass | RSS after 2nd pass | per version | per isolate |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${memory.versions} | ${memory.workers} | ${megabytes(memory.rssBeforeBytes)} MB | ${megabytes(memory.rssAfterFirstPassBytes)} MB | ${megabytes(memory.rssAfterBytes)} MB | ${megabytes(perVersion)} MB | ${megabytes(perVersion / memory.workers)} MB |`,
+    '| warm versions | sandbox hosts | RSS before | RSS after 1st pass | RSS after 2nd pass | per version |',
+    '|---:|---:|---:|---:|---:|---:|',
+    `| ${memory.versions} | ${memory.workers} | ${megabytes(memory.rssBeforeBytes)} MB | ${megabytes(memory.rssAfterFirstPassBytes)} MB | ${megabytes(memory.rssAfterBytes)} MB | ${megabytes(perVersion)} MB |`,
   ].join('\n');
 }
 
@@ -90,7 +90,7 @@ export function formatReport(machine: Machine, settings: BenchSettings, reports:
     formatMethod(machine, settings, reports.flatMap((report) => report.notes)),
     ...(rows.length > 0 ? ['', formatThroughput(rows)] : []),
     ...(memory ? ['', formatMemory(memory)] : []),
-    ...reports.flatMap((report) => report.tables ?? []).flatMap((table) => ['', table]),
+    ...reports.flatMap((report) => (report.table ? ['', report.table] : [])),
     '',
   ].join('\n');
 }

@@ -44,8 +44,8 @@ export interface MemoryReport {
 export interface ScenarioReport {
   rows: ThroughputRow[];
   memory?: MemoryReport;
-  /** Tables of a scenario's own shape, in markdown. */
-  tables?: string[];
+  /** A table of the scenario's own, already formatted as markdown. */
+  table?: string;
   /** Method details specific to this scenario. */
   notes: string[];
 }

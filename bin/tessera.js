@@ -1,9 +1,21 @@
 #!/usr/bin/env node
 'use strict';
-// isolated-vm needs Node started with --no-node-snapshot; re-run ourselves with it when missing.
-if (!process.execArgv.includes('--no-node-snapshot')) {
+// The sandbox needs Node.js 24 (the project installs it as its `node` dependency) started with
+// --no-node-snapshot (isolated-vm): re-run ourselves with both when either is missing.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24 || !process.execArgv.includes('--no-node-snapshot')) {
+  const path = require('node:path');
   const { spawn } = require('node:child_process');
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  let node = process.execPath;
+  if (major < 24) {
+    try {
+      node = require.resolve('node/bin/node', { paths: [path.join(__dirname, '..')] });
+    } catch {
+      process.stderr.write(`Tessera needs Node.js 24 or later (this is ${process.version}); run \`npm ci\` in the repository first, which installs it.\n`);
+      process.exit(1);
+    }
+  }
+  const child = spawn(node, ['--no-node-snapshot', ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

@@ -1,13 +1,17 @@
-import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Catalog } from './catalog/catalog';
+import { pollStorage } from './catalog/poll-storage';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
+import { listenUrl, PublicBaseUrl } from './front/public-base-url';
+import { Readiness } from './front/readiness';
+import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
 import { SandboxPool } from './sandbox/sandbox-pool';
-import { FileSystemStorage } from './storage/fs-storage';
+import { createStorage } from './storage/create-storage';
 import type { StorageAdapter } from './storage/storage-adapter';
 
 export interface Registry {
@@ -20,15 +24,22 @@ export interface Registry {
   /** Listens on the configured port and host; answers the base URL (`http://127.0.0.1:3030/`). */
   listen(): Promise<string>;
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM): `/readyz` turns 503 at once while requests are still served for
+   * `limits.drainDelayMs` (load balancers stop sending), then the listener closes and in-flight requests
+   * finish, all within `limits.drainTimeoutMs`. Answers whether everything finished in time.
+   */
+  drain(): Promise<boolean>;
 }
 
 /** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
 export async function createRegistry(config: RegistryConfig, options: { logger?: boolean; storage?: StorageAdapter } = {}): Promise<Registry> {
-  const storage = options.storage ?? new FileSystemStorage(path.resolve(config.storagePath));
-  const catalog = new Catalog(storage);
-  await catalog.refresh();
+  const storage = options.storage ?? createStorage(config.storagePath, { timeoutMs: config.limits.storageTimeoutMs });
+  // A stored version that cannot be read is skipped and told once (decisions §12), after the app's logger exists.
+  const catalog = new Catalog(storage, (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`));
 
   const metrics = new RegistryMetrics();
+  observeCatalog(metrics.registry, catalog);
   const pool = new SandboxPool({
     limits: {
       memoryMb: config.limits.memoryMb,
@@ -48,26 +59,55 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   });
   metrics.observePool(pool);
   const pipeline = new RenderPipeline(catalog, pool, config, metrics);
-  const bridge = createBridgeAnswerer(pipeline, config.plugins);
-  const app = createApp({ config, catalog, storage, pipeline, metrics }, { logger: options.logger });
+  // Called only once serving, when `app` exists: nested renders log under their root request's id.
+  const bridge = createBridgeAnswerer(pipeline, config.plugins, (fields, message) => app.log.info(fields, message));
+  const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
+  const readiness = new Readiness(async () => pool.stats().hosts > 0);
+  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness }, { logger: options.logger });
 
-  const poll =
-    config.pollIntervalSeconds > 0
-      ? setInterval(() => void catalog.refresh().catch((error: unknown) => app.log.error(error)), config.pollIntervalSeconds * 1000).unref()
-      : undefined;
+  const leftovers = await storage.removeInterruptedWrites?.();
+  if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
+  try {
+    await catalog.refresh();
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  const stopPolling =
+    config.pollIntervalSeconds > 0 ? pollStorage(catalog, config.pollIntervalSeconds * 1000, (error) => app.log.error(error)) : undefined;
 
+  let closed: Promise<void> | undefined;
+  // Once: draining ends by closing, and whoever owns the registry may close it again.
+  const close = () =>
+    (closed ??= (async () => {
+      readiness.drain();
+      stopPolling?.();
+      await app.close();
+      await pool.close();
+      await storage.close?.();
+    })());
   return {
     app,
     catalog,
     storage,
     pool,
     metrics,
-    // fastify may name the loopback `localhost`, which some clients resolve to IPv6 first.
-    listen: async () => `${(await app.listen({ port: config.port, host: config.host })).replace('localhost', '127.0.0.1')}/`,
-    async close() {
-      if (poll) clearInterval(poll);
-      await app.close();
-      await pool.close();
+    async listen() {
+      await app.listen({ port: config.port, host: config.host });
+      const { port } = app.server.address() as AddressInfo;
+      publicBaseUrl.listeningOn(config.host, port);
+      return listenUrl(config.host, port);
+    },
+    close,
+    async drain() {
+      readiness.drain();
+      const finished = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(config.limits.drainDelayMs, config.limits.drainTimeoutMs)));
+        await close();
+        return true;
+      })();
+      const bound = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.limits.drainTimeoutMs).unref());
+      return Promise.race([finished, bound]);
     },
   };
 }

@@ -39,6 +39,11 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
   const keys = Object.keys;
   const freeze = Object.freeze;
   const HOP_BY_HOP = ['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-encoding'];
+  // Headers the registry owns (decisions §11): cookies go through setCookie and its checks; the
+  // others decide how the answer is read and who may read it, for every tenant on the origin.
+  const REGISTRY_OWNED = ['set-cookie', 'content-type', 'content-security-policy', 'strict-transport-security', 'x-content-type-options'];
+  const isRefusedHeader = (lowerName: string) =>
+    HOP_BY_HOP.indexOf(lowerName) !== -1 || REGISTRY_OWNED.indexOf(lowerName) !== -1 || lowerName.startsWith('access-control-');
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const CRLF = /[\r\n]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
@@ -141,7 +146,8 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     const parsed = parse(answer);
     if (parsed.ok) return parsed.value;
     if (parsed.ended) return never();
-    throw new ErrorCtor(parsed.message);
+    // A code the host attaches (a nesting too deep) stays the request's code if the component lets it through.
+    throw parsed.code ? coded(parsed.code, parsed.message) : new ErrorCtor(parsed.message);
   };
 
   const callHost = (execId: number, op: string, payload: unknown): Promise<unknown> => {
@@ -196,6 +202,8 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     const headers: Record<string, string> = {};
     const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
     let empty = false;
+    // A legacy data() may end by returning setEmptyResponse() without calling back (decisions §8).
+    let endLegacy: ((model: undefined) => void) | undefined;
 
     const plugins: Record<string, (...args: unknown[]) => unknown> = {};
     for (const name of input.plugins) plugins[name] = (...args: unknown[]) => callHostSync(execId, 'plugin', { name, args });
@@ -217,10 +225,11 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
       state: undefined,
       setEmptyResponse() {
         empty = true;
+        if (endLegacy) endLegacy(undefined);
       },
       setHeader(name: unknown, value: unknown) {
         if (typeof name !== 'string' || typeof value !== 'string') throw new TypeErrorCtor('setHeader(name, value) takes two strings.');
-        if (!TOKEN.test(name) || HOP_BY_HOP.indexOf(name.toLowerCase()) !== -1) throw new TypeErrorCtor(`Header "${name}" cannot be set by a component.`);
+        if (!TOKEN.test(name) || isRefusedHeader(name.toLowerCase())) throw new TypeErrorCtor(`Header "${name}" cannot be set by a component.`);
         if (CRLF.test(value)) throw new TypeErrorCtor(`The value of header "${name}" contains a line break.`);
         if (name.length > MAX_NAME_CHARS || value.length > MAX_HEADER_VALUE_CHARS) throw new RangeErrorCtor(`Header "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit.`);
         const key = name.toLowerCase();
@@ -281,6 +290,7 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
         model = definition.modern.handler ? await definition.modern.handler(input.params, ctx) : undefined;
       } else {
         model = await new PromiseCtor((resolve, reject) => {
+          endLegacy = resolve;
           definition.legacy(ctx, (error: unknown, viewModel: unknown) => (error ? reject(error) : resolve(viewModel)));
         });
       }
@@ -297,10 +307,14 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     } catch {
       return NOT_SERIALIZABLE;
     }
+    // OC's es6 and esm views read these props beside the model (decisions §4).
+    const props =
+      typeof model === 'object' && !isArray(model)
+        ? { ...model, _staticPath: input.ctx.staticPath, _baseUrl: input.ctx.baseUrl, _componentName: input.component.name, _componentVersion: input.component.version }
+        : model;
     let html: unknown;
     try {
-      // OC's props beside the model (decisions §4), as OC's es6 and esm views read them.
-      html = view!({ ...model, ...input.viewProps });
+      html = view!(props);
     } catch (error) {
       return fail(error, 'RENDER_ERROR');
     }

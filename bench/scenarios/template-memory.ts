@@ -122,13 +122,11 @@ export const templateMemoryScenario: Scenario = {
       notes: [
         `template-memory: for each template type, a counter component (\`bench/components/bench-memory*\`): its server template alone in a fresh isolate (isolated-vm, 64 MB limit, no prelude): heap once loaded and after one render, time to compile and run the bundle, time of one render (${RENDERS} renders inside the isolate after as many to warm the JIT); then ${VERSIONS} versions of it, each asked by twice as many concurrent requests as there are sandbox hosts, on a registry with its default configuration: resident memory of the registry process and its hosts (\`VmRSS\`) and the warm isolates' heap (\`tessera_sandbox_isolate_heap_bytes\`), after minus before, per warm isolate; "before" is after hello-world was warmed on every host.`,
       ],
-      tables: [
-        [
-          '| template type | server template | isolate heap, loaded, one render | load | one render | registry | RSS per warm isolate | heap per warm isolate |',
-          '|---|---|---:|---:|---:|---|---:|---:|',
-          ...lines,
-        ].join('\n'),
-      ],
+      table: [
+        '| template type | server template | isolate heap, loaded, one render | load | one render | registry | RSS per warm isolate | heap per warm isolate |',
+        '|---|---|---:|---:|---:|---|---:|---:|',
+        ...lines,
+      ].join('\n'),
     };
   },
 };

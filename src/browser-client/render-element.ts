@@ -14,15 +14,23 @@ const elementOf = (target: Target): HTMLElement => (target as ArrayLike<HTMLElem
  * its content emptied. Tenant HTML only ever goes inside the element it was asked for.
  */
 export function createElementRendering(oc: Oc, tag: string, nonce: string | undefined, waitingUntilVisible: WeakSet<Element>) {
-  // Callbacks of renders this client started, so a second caller waits on the first instead of polling.
+  // What waits on the renders this client started, so nothing needs to poll for them.
   const inFlight = new WeakMap<HTMLElement, Array<() => void>>();
+
+  /** `callback` once the element's render settled: the one under way, or one started now. */
+  const afterRender = (element: HTMLElement, callback: () => void): void => {
+    const waiting = inFlight.get(element);
+    if (waiting) waiting.push(callback);
+    else oc.renderNestedComponent(element, callback);
+  };
 
   const renderNestedComponent: Oc['renderNestedComponent'] = (target, callback) =>
     oc.ready(() => {
       const element = elementOf(target);
       if (element.getAttribute('data-rendered') === 'true') return callback();
+      // As OC's client does for a render under way: look again when it settled, and render again if it failed.
       const waiting = inFlight.get(element);
-      if (waiting) return void waiting.push(callback);
+      if (waiting) return void waiting.push(() => oc.renderNestedComponent(element, callback));
       const settings = settingsOf(oc);
       // Another script is rendering it: look again later (OC's behaviour).
       if (element.getAttribute('data-rendering') === 'true') return void setTimeout(() => oc.renderNestedComponent(element, callback), settings.pollingInterval);
@@ -79,7 +87,7 @@ export function createElementRendering(oc: Oc, tag: string, nonce: string | unde
       );
       let left = pending.length;
       for (const element of pending) {
-        oc.renderNestedComponent(element, () => {
+        afterRender(element, () => {
           left -= 1;
           // Rendered HTML may hold components of its own; look again once this round is done.
           if (left === 0 && pending.some((done) => done.getAttribute('data-rendered') === 'true')) oc.renderUnloadedComponents();
@@ -93,7 +101,7 @@ export function createElementRendering(oc: Oc, tag: string, nonce: string | unde
       const element = document.createElement(tag);
       element.setAttribute('href', href);
       elementOf(placeholder).replaceChildren(element);
-      oc.renderNestedComponent(element, () => callback?.(element));
+      afterRender(element, () => callback?.(element));
     });
 
   return { renderNestedComponent, renderUnloadedComponents, load };

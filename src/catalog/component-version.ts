@@ -1,7 +1,8 @@
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
+import { ENV_FILE } from '../descriptor/package-files';
+import { validateDescriptor } from '../descriptor/validate-descriptor';
 import type { ComponentCode } from '../sandbox/protocol';
 import type { StorageAdapter } from '../storage/storage-adapter';
-import { ENV_FILE } from '../packager/package-component';
 import { templateTypeInfo } from '../templates/template-types';
 import { compileParameterValidator, type ParameterValidator } from './parameter-validator';
 
@@ -64,11 +65,31 @@ export class ComponentVersion {
     };
   }
 
-  static async read(storage: StorageAdapter, name: string, version: string): Promise<ComponentVersion | undefined> {
+  /**
+   * Reads a stored version and checks that it is whole: a valid packaged descriptor, and the files
+   * it names. Rejects, saying what is wrong, when it is not.
+   */
+  static async read(storage: StorageAdapter, name: string, version: string): Promise<ComponentVersion> {
     const raw = await storage.readFile(name, version, 'package.json');
-    if (!raw) return undefined;
-    const descriptor = JSON.parse(raw.toString('utf8')) as PackagedDescriptor;
-    const envFile = descriptor.oc.files.env ? await storage.readFile(name, version, ENV_FILE) : undefined;
+    if (!raw) throw new Error(`${name}@${version} has no package.json in storage.`);
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+    } catch (error) {
+      throw new Error(`${name}@${version}: package.json is not valid JSON (${(error as Error).message}).`);
+    }
+    const checked = validateDescriptor(json);
+    if (!checked.ok) throw new Error(`${name}@${version}: package.json is not a valid descriptor (${checked.problems.join('; ')}).`);
+    const descriptor = json as PackagedDescriptor;
+    if (descriptor.name !== name || descriptor.version !== version) throw new Error(`${name}@${version}: package.json names ${descriptor.name}@${descriptor.version}.`);
+    const [template, server, envFile] = await Promise.all([
+      storage.readFile(name, version, 'template.js'),
+      descriptor.oc.files.dataProvider ? storage.readFile(name, version, 'server.js') : undefined,
+      descriptor.oc.files.env ? storage.readFile(name, version, ENV_FILE) : undefined,
+    ]);
+    const missing = [!template && 'template.js', descriptor.oc.files.dataProvider && !server && 'server.js', descriptor.oc.files.env && !envFile && ENV_FILE];
+    const named = missing.filter((file): file is string => typeof file === 'string');
+    if (named.length > 0) throw new Error(`${name}@${version}: ${named.join(', ')} missing from storage.`);
     return new ComponentVersion(descriptor, envFile ? parseEnvFile(envFile.toString('utf8')) : {}, storage);
   }
 }

@@ -37,13 +37,20 @@ export function compileParameterValidator(definitions: Record<string, ParameterD
 
   return (query) => {
     const params: Record<string, unknown> = {};
-    for (const [name, raw] of Object.entries(query)) {
-      if (raw === undefined || name.startsWith('__oc')) continue;
-      const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    // A repeated query parameter, or a batch parameter that is a list, an object or null, is refused:
+    // it has no one value to validate or to show in `href`.
+    const notSingle: ParameterProblem[] = [];
+    for (const [name, value] of Object.entries(query)) {
+      if (value === undefined || name.startsWith('__oc')) continue;
+      if (typeof value === 'object') {
+        notSingle.push({ name, problem: 'wrong type' });
+        continue;
+      }
       const definition = definitions[name];
       params[name] = definition && typeof value === 'string' ? coerce(value, definition.type) : value;
     }
-    if (!validate(params)) throw invalid(validate.errors ?? [], definitions);
+    const valid = validate(params);
+    if (!valid || notSingle.length > 0) throw invalid(notSingle, valid ? [] : (validate.errors ?? []), definitions);
     for (const name of defaults) if (!(name in params)) params[name] = definitions[name]!.default;
     return params as ValidatedParameters;
   };
@@ -55,19 +62,26 @@ function coerce(value: string, type: ParameterDefinition['type']): unknown {
   return value;
 }
 
-function invalid(errors: ErrorObject[], definitions: Record<string, ParameterDefinition>): TesseraError {
-  const problems: ParameterProblem[] = errors.map((e) => {
-    if (e.keyword === 'required') return { name: (e.params as { missingProperty: string }).missingProperty, problem: 'missing' };
+function invalid(notSingle: ParameterProblem[], errors: ErrorObject[], definitions: Record<string, ParameterDefinition>): TesseraError {
+  const reported = new Set(notSingle.map((p) => p.name));
+  const problems: ParameterProblem[] = [...notSingle];
+  for (const e of errors) {
+    if (e.keyword === 'required') {
+      const name = (e.params as { missingProperty: string }).missingProperty;
+      if (!reported.has(name)) problems.push({ name, problem: 'missing' });
+      continue;
+    }
     const name = e.instancePath.slice(1);
-    if (e.keyword === 'enum') return { name, problem: 'not allowed', allowed: definitions[name]!.enum! };
-    return { name, problem: 'wrong type' };
-  });
+    problems.push(e.keyword === 'enum' ? { name, problem: 'not allowed', allowed: definitions[name]!.enum! } : { name, problem: 'wrong type' });
+  }
   const sentences = problems.map((p) =>
     p.problem === 'missing'
       ? `Parameter "${p.name}" is mandatory and missing.`
       : p.problem === 'not allowed'
         ? `Parameter "${p.name}" must be one of: ${p.allowed!.join(', ')}.`
-        : `Parameter "${p.name}" must be a ${definitions[p.name]!.type}.`,
+        : reported.has(p.name)
+          ? `Parameter "${p.name}" must be a single ${definitions[p.name]?.type ?? 'string, number or boolean'}, given once.`
+          : `Parameter "${p.name}" must be a ${definitions[p.name]!.type}.`,
   );
   return new TesseraError('NOT_VALID_REQUEST', sentences.join(' '), { details: { parameters: problems } });
 }

@@ -18,11 +18,15 @@ export async function serveUntilSignal(registry: Registry, port: number, cleanup
     throw error;
   }
   let stopping = false;
-  const stop = () => {
+  // SIGTERM (an orchestrator, a load balancer's host) drains: in-flight requests finish, within a bound.
+  // SIGINT (Ctrl-C) stops at once.
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    void registry
-      .close()
+    const stopped = signal === 'SIGTERM' ? registry.drain().then((finished) => {
+      if (!finished) registry.app.log.warn('draining passed limits.drainTimeoutMs; exiting with requests still open');
+    }) : registry.close();
+    void stopped
       .then(cleanup)
       .then(() => process.exit(0));
   };

@@ -31,8 +31,10 @@ export interface RegistryConfig {
   host: string;
   /** Public base URL ending with `/`; when unset it is derived from each request's Host header. */
   baseUrl: string | undefined;
-  /** Folder of the embedded file-system storage. */
+  /** Folder of the embedded file-system storage, or `s3://bucket[/prefix]` for an S3-compatible store. */
   storagePath: string;
+  /** Public base URL of static files and `template.js` (a CDN in front of the replicas), ending with `/`; the base URL when unset. */
+  staticBaseUrl: string | undefined;
   /** Registry environment data handed to components as `ctx.env` (has at least `name`). */
   env: Record<string, string>;
   plugins: RegistryPlugin[];
@@ -66,6 +68,12 @@ export interface RegistryConfig {
     hostMemoryMb: number;
     /** Executions one request from outside may run across all its nested renders. */
     maxExecutionsPerRequest: number;
+    /** Deadline of one call to the storage (S3); past it the request fails with STORAGE_UNAVAILABLE. */
+    storageTimeoutMs: number;
+    /** On SIGTERM, how long the replica keeps serving after `/readyz` turned 503, so load balancers stop sending it requests. */
+    drainDelayMs: number;
+    /** On SIGTERM, how long draining may take in all before the process exits anyway. */
+    drainTimeoutMs: number;
   };
 }
 
@@ -76,6 +84,7 @@ export function defaultConfig(): RegistryConfig {
     host: '127.0.0.1',
     baseUrl: undefined,
     storagePath: './data',
+    staticBaseUrl: undefined,
     env: { name: 'local' },
     plugins: [formatPricePlugin],
     publishTokens: [],
@@ -102,6 +111,9 @@ export function defaultConfig(): RegistryConfig {
       warmIsolateMbPerHost: 512,
       hostMemoryMb: 2048,
       maxExecutionsPerRequest: 100,
+      storageTimeoutMs: 5000,
+      drainDelayMs: 2000,
+      drainTimeoutMs: 8000,
     },
   };
 }

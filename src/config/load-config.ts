@@ -10,6 +10,7 @@ interface ConfigSettings {
   host?: string;
   baseUrl?: string;
   storage?: string;
+  staticBaseUrl?: string;
   pollIntervalSeconds?: number;
   development?: boolean;
   env?: Record<string, string>;
@@ -132,7 +133,8 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.port !== undefined) config.port = settings.port;
   if (settings.host !== undefined) config.host = settings.host;
   if (settings.baseUrl !== undefined) config.baseUrl = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
-  if (settings.storage !== undefined) config.storagePath = path.resolve(relativeTo, settings.storage);
+  if (settings.storage !== undefined) config.storagePath = settings.storage.startsWith('s3://') ? settings.storage : path.resolve(relativeTo, settings.storage);
+  if (settings.staticBaseUrl !== undefined) config.staticBaseUrl = settings.staticBaseUrl.endsWith('/') ? settings.staticBaseUrl : `${settings.staticBaseUrl}/`;
   if (settings.pollIntervalSeconds !== undefined) config.pollIntervalSeconds = settings.pollIntervalSeconds;
   if (settings.development !== undefined) config.development = settings.development;
   if (settings.env !== undefined) config.env = { ...config.env, ...settings.env };

@@ -51,7 +51,8 @@ const parameterDefinition = {
     type: { type: 'string', enum: ['string', 'boolean', 'number'] },
     mandatory: { type: 'boolean' },
     description: str,
-    example: str,
+    // Documentation only: any JSON value, as OC accepts (decisions §7).
+    example: {},
     default: scalar,
     enum: { type: 'array', minItems: 1, items: scalar },
   },

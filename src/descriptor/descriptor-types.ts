@@ -7,7 +7,8 @@ export interface ParameterDefinition {
   type: ParameterType;
   mandatory?: boolean;
   description?: string;
-  example?: string;
+  /** Documentation only; any JSON value. */
+  example?: unknown;
   default?: ParameterValue;
   enum?: ParameterValue[];
 }

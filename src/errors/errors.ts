@@ -17,6 +17,8 @@ export const ERRORS = {
   REQUEST_BUDGET_EXCEEDED: { status: 500, message: 'The request ran more executions across its nested renders than one request may.' },
   EXECUTION_CANCELLED: { status: 500, message: 'The execution was cancelled: the request it belonged to had already been answered.' },
   RENDER_ERROR: { status: 500, message: 'The component template failed to render.' },
+  // 508 Loop Detected: past the limit is almost always a component rendering itself; retrying cannot help.
+  NESTING_TOO_DEEP: { status: 508, message: 'Nested rendering is deeper than the registry allows.' },
   OVERLOADED: { status: 503, message: 'The registry is at capacity; retry later.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is over its size limit.' },
   UNAUTHORIZED: { status: 401, message: 'A valid publish token is required.' },
@@ -24,6 +26,9 @@ export const ERRORS = {
   ALREADY_EXISTS: { status: 409, message: 'This component version is already published; versions are immutable.' },
   PACKAGE_NOT_VALID: { status: 400, message: 'The component package is not valid.' },
   DEPENDENCY_NOT_ALLOWED: { status: 422, message: "The component's dependencies break the registry's dependency policy." },
+  STORAGE_UNAVAILABLE: { status: 503, message: 'The component storage did not answer in time; retry later.' },
+  STORAGE_CORRUPT: { status: 500, message: 'A stored file of this component version is damaged.' },
+  NOT_READY: { status: 503, message: 'This registry is starting or draining; send the request to another replica.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -48,20 +53,4 @@ export class TesseraError extends Error {
     this.status = options.status ?? ERRORS[code].status;
     this.details = options.details;
   }
-
-  /** The plain form that crosses thread boundaries and becomes an HTTP body. */
-  toJSON(): SerializedError {
-    return { code: this.code, status: this.status, message: this.message, details: this.details };
-  }
-
-  static from(serialized: SerializedError): TesseraError {
-    return new TesseraError(serialized.code, serialized.message, { status: serialized.status, details: serialized.details });
-  }
-}
-
-export interface SerializedError {
-  code: ErrorCode;
-  status: number;
-  message: string;
-  details?: Record<string, unknown> | undefined;
 }

@@ -4,13 +4,16 @@ import { recordHttpMetrics } from '../metrics/http-metrics';
 import { registerCors } from './cors';
 import { errorReply, unexpectedError } from './error-body';
 import type { RegistryServices } from './registry-services';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
 import { registerBatch } from './routes/batch';
 import { registerBrowserClient } from './routes/browser-client';
 import { registerComponentInfo } from './routes/component-info';
 import { registerGetComponent } from './routes/get-component';
+import { registerHealth } from './routes/health';
 import { registerListComponents } from './routes/list-components';
 import { registerMetrics } from './routes/metrics';
+import { registerOcClientComponent } from './routes/oc-client-component';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
@@ -22,6 +25,12 @@ const RETRY_AFTER_SECONDS = 1;
 export function createApp(services: RegistryServices, options: { logger?: boolean } = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
+    // Every log line of a request carries its id (`reqId`), taken from the load balancer's X-Request-Id when sane.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // While closing, a request that still arrives on an open connection is answered normally (with
+    // `Connection: close`, see below) rather than with fastify's uncoded 503.
+    return503OnClosing: false,
     bodyLimit: services.config.limits.jsonBodyBytes,
     // Component names are case-sensitive and a trailing slash names the same resource.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
@@ -31,12 +40,16 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerCors(app, services.config);
   // OVERLOADED (503) tells the client when to come back (decisions §2).
   // A callback hook, not an async one: it runs on every response and needs no promise.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    reply.header(REQUEST_ID_HEADER, request.id);
+    // A draining replica lets each kept-alive connection go after its answer, so clients move on.
+    if (services.readiness.draining) reply.header('connection', 'close');
     done(null, payload);
   });
 
   registerListComponents(app, services);
+  registerHealth(app, services);
   registerMetrics(app, services);
   registerGetComponent(app, services);
   registerComponentInfo(app, services);
@@ -44,6 +57,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerPublish(app, services);
   registerBatch(app, services);
   registerAction(app, services);
+  registerOcClientComponent(app, services);
   registerBrowserClient(app);
   registerTemplateVendorFiles(app, services);
 

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import type { RegistryConfig } from '../config/config';
 import type { RenderMode } from '../pipeline/render';
 
 /** The media types of an `Accept` header, lower-cased and without parameters. */
@@ -25,9 +24,4 @@ export function clientTemplatesOf(request: FastifyRequest): string[] | undefined
   const header = request.headers['templates'];
   if (typeof header !== 'string') return [];
   return header.split(';').map((entry) => entry.split(',')[0]!.trim());
-}
-
-/** The registry's public base URL, configured or derived from the request. */
-export function baseUrlOf(request: FastifyRequest, config: RegistryConfig): string {
-  return config.baseUrl ?? `${request.protocol}://${request.host}/`;
 }

@@ -3,6 +3,8 @@ import type { RegistryConfig } from '../config/config';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
 import type { StorageAdapter } from '../storage/storage-adapter';
+import type { PublicBaseUrl } from './public-base-url';
+import type { Readiness } from './readiness';
 
 /** What the routes need; handed to each route module. */
 export interface RegistryServices {
@@ -11,4 +13,7 @@ export interface RegistryServices {
   storage: StorageAdapter;
   pipeline: RenderPipeline;
   metrics: RegistryMetrics;
+  /** Configured, or the listen address; never taken from a request. */
+  publicBaseUrl: PublicBaseUrl;
+  readiness: Readiness;
 }

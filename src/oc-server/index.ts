@@ -14,7 +14,8 @@ export interface ParameterDefinition {
   type: 'string' | 'boolean' | 'number';
   mandatory?: boolean;
   description?: string;
-  example?: string;
+  /** Documentation only; any JSON value. */
+  example?: unknown;
   default?: string | boolean | number;
   enum?: Array<string | boolean | number>;
 }

@@ -3,13 +3,15 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { transform } from 'esbuild';
 import { defaultConfig, type DependencyPolicy } from '../config/config';
+import { DependencyPolicyCheck } from '../dependency-policy/dependency-policy-check';
 import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
+import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { currentTypeName, SERVER_TEMPLATE, templateTypeInfo } from '../templates/template-types';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
-import { DependencyPolicyCheck } from './dependency-policy';
+import { dependencyPolicyPlugin, refuseNativePackages } from './dependency-policy';
 import { readServerDefinition } from './read-server-definition';
 
 export interface PackagedComponent {
@@ -19,7 +21,6 @@ export interface PackagedComponent {
 }
 
 export const PACKAGE_FOLDER = '_package';
-export const ENV_FILE = '.env';
 
 /** Turns a component's source folder into its publishable package (in memory). */
 export async function packageComponent(componentDir: string, options: { dependencyPolicy?: DependencyPolicy } = {}): Promise<PackagedComponent> {
@@ -39,16 +40,19 @@ export async function packageComponent(componentDir: string, options: { dependen
     date: Date.now(),
   };
 
-  // The dependency policy (decisions §7) sees the declared dependencies and every module the bundle reaches.
+  // The dependency policy (decisions §7) sees the declared dependencies, every module the bundle
+  // reaches while building, and then the bundle itself as the registry will read it at publish.
   const policy = new DependencyPolicyCheck(options.dependencyPolicy ?? defaultConfig().dependencyPolicy).declared(source.dependencies);
   const installed = Object.keys(source.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
   const entry = source.oc.files.data ?? (existsSync(path.join(componentDir, 'server.js')) ? 'server.js' : undefined);
   if (entry === undefined) {
-    policy.nativePackages(componentDir, installed).throwIfRefused();
+    refuseNativePackages(policy, componentDir, installed);
+    policy.throwIfRefused();
   } else {
     if (!existsSync(path.join(componentDir, entry))) throw notValid(`The server entry "${entry}" named by oc.files.data does not exist.`);
-    const bundle = await bundleServer(componentDir, entry, minify, [policy.esbuildPlugin()]);
-    policy.nativePackages(componentDir, [...installed, ...bundle.inputs]).throwIfRefused();
+    const bundle = await bundleServer(componentDir, entry, minify, [dependencyPolicyPlugin(policy)]);
+    refuseNativePackages(policy, componentDir, [...installed, ...bundle.inputs]);
+    policy.loadedBy(bundle.code).throwIfRefused();
     const definition = await readServerDefinition(bundle.code);
     files.set('server.js', Buffer.from(bundle.code));
     oc.files.dataProvider = { src: 'server.js', type: 'node.js', hashKey: bundle.hash, size: bundle.size };

@@ -1,4 +1,5 @@
 import type { RegistryPlugin } from '../config/config';
+import { TesseraError } from '../errors/errors';
 import type { BridgeRequest } from '../sandbox/sandbox-pool';
 import type { RenderPipeline } from './render';
 
@@ -10,29 +11,41 @@ interface NestedRenderPayload {
   baseUrl: string;
 }
 
+/** Writes one structured log line (the registry's logger). */
+export type LogLine = (fields: Record<string, unknown>, message: string) => void;
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Answers the calls server logic makes from inside an isolate: nested renders go back through the
- * render pipeline (and may land on any worker); plugin calls run the registry's plugin in the host.
- * Answers are JSON: `{ok: true, value}` or `{ok: false, message}`.
+ * render pipeline (and may land on any host), spending their root request's budget and logged under
+ * its id; plugin calls run the registry's plugin in the front. Answers are JSON: `{ok: true, value}`
+ * or `{ok: false, message, code?}`.
  */
-export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[]) {
+export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: LogLine = () => {}) {
   return async ({ op, payload, depth, budget }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
-        const { body } = await pipeline.render({
-          name: call.name,
-          version: typeof call.version === 'string' ? call.version : '',
-          parameters: isPlainObject(call.parameters) ? call.parameters : {},
-          // The parent's headers are not forwarded unless the component passes them (decisions §8).
-          headers: isPlainObject(call.headers) ? (call.headers as Record<string, string>) : {},
-          mode: 'rendered',
-          depth: depth + 1,
-          baseUrl: call.baseUrl,
-          budget,
-        });
+        const version = typeof call.version === 'string' ? call.version : '';
+        const nested = { reqId: budget.requestId, component: call.name, requestVersion: version, depth: depth + 1 };
+        const { body } = await pipeline
+          .render({
+            name: call.name,
+            version,
+            parameters: isPlainObject(call.parameters) ? call.parameters : {},
+            // The parent's headers are not forwarded unless the component passes them (decisions §8).
+            headers: isPlainObject(call.headers) ? (call.headers as Record<string, string>) : {},
+            mode: 'rendered',
+            depth: depth + 1,
+            baseUrl: call.baseUrl,
+            budget,
+          })
+          .catch((error: unknown) => {
+            log({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');
+            throw error;
+          });
+        log({ ...nested, version: body['version'] }, 'nested render');
         return JSON.stringify({ ok: true, value: body['html'] });
       }
       const call = JSON.parse(payload) as { name: string; args: unknown[] };
@@ -41,7 +54,9 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
       const value = await plugin.func(...call.args);
       return JSON.stringify({ ok: true, value: value === undefined ? null : value });
     } catch (error) {
-      return JSON.stringify({ ok: false, message: error instanceof Error ? error.message : String(error) });
+      // A nesting too deep is the whole request's failure, not only the child's: its code crosses back.
+      const code = error instanceof TesseraError && error.code === 'NESTING_TOO_DEEP' ? error.code : undefined;
+      return JSON.stringify({ ok: false, code, message: error instanceof Error ? error.message : String(error) });
     }
   };
 }

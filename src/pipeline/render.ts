@@ -8,6 +8,7 @@ import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
+import { headersForComponent, scopedCookieName } from './component-cookies';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { wrapHtml } from './wrap-html';
 
@@ -32,6 +33,8 @@ export interface RenderRequest {
   budget?: RequestBudget;
   /** Template types an oc-client declares it can render (its `templates` header); others render on the server. */
   clientTemplates?: string[];
+  /** Id of the HTTP request this render serves (a nested render: of its root request), for log lines. */
+  requestId?: string;
 }
 
 export interface Cookie {
@@ -86,7 +89,7 @@ export class RenderPipeline {
    */
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
-    const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest);
+    const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest, request.requestId);
     try {
       return await this.#render(request, budget);
     } finally {
@@ -96,13 +99,12 @@ export class RenderPipeline {
 
   async #render(request: RenderRequest, budget: RequestBudget): Promise<RenderResult> {
     if (request.depth > this.#config.limits.nestingDepth) {
-      throw new TesseraError('GENERIC_ERROR', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`, {
-        status: 508,
-      });
+      throw new TesseraError('NESTING_TOO_DEEP', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`);
     }
     const component = this.#catalog.resolve(request.name, request.version);
     if (request.mode === 'info') {
-      const body = { type: 'oc-component', name: component.name, version: component.version, requestVersion: request.version, baseUrl: request.baseUrl };
+      // Exactly OC's info answer (decisions §1).
+      const body = { type: 'oc-component', version: component.version, requestVersion: request.version, name: component.name };
       return { body, headers: {}, cookies: [] };
     }
 
@@ -114,7 +116,7 @@ export class RenderPipeline {
     if (request.mode === 'unrendered' && request.clientTemplates && !request.clientTemplates.includes(component.templateType)) {
       request = { ...request, mode: 'rendered' };
     }
-    const staticPath = `${request.baseUrl}${component.name}/${component.version}/static/`;
+    const staticPath = `${this.#config.staticBaseUrl ?? request.baseUrl}${component.name}/${component.version}/static/`;
     const answer = await this.#execute(component, request, params, staticPath, budget);
     if (!answer.ok) throw componentError(component, answer);
 
@@ -125,10 +127,10 @@ export class RenderPipeline {
     body.name = component.name;
     body.version = component.version;
     body.requestVersion = request.version;
-    if (request.action !== undefined) {
-      body.data = answer.data;
-    } else if (request.mode === 'unrendered') {
-      body.data = answer.empty ? { __oc_emptyResponse: true } : answer.noModel ? null : answer.data;
+    // An action answers the unrendered shape, as OC does (decisions §6), its result as data.
+    const mode = request.action === undefined ? request.mode : 'unrendered';
+    if (mode === 'unrendered') {
+      body.data = request.action !== undefined ? answer.data : answer.empty ? { __oc_emptyResponse: true } : answer.noModel ? null : answer.data;
       body.template = { src: `${staticPath}template.js`, type: component.templateType, key: component.templateKey };
     } else {
       body.html = answer.empty
@@ -143,9 +145,10 @@ export class RenderPipeline {
           });
     }
     body.type = 'oc-component';
-    if (request.action === undefined) body.renderMode = request.mode;
+    body.renderMode = mode;
     body.baseUrl = request.baseUrl;
-    return { body, headers: answer.headers, cookies: answer.cookies };
+    const cookies = answer.cookies.length === 0 ? answer.cookies : answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.name, cookie.name) }));
+    return { body, headers: answer.headers, cookies };
   }
 
   #checkPlugins(component: ComponentVersion): void {
@@ -167,12 +170,12 @@ export class RenderPipeline {
       params,
       plugins: component.descriptor.oc.plugins ?? [],
       relayConsole: this.#config.development,
-      viewProps: { _staticPath: staticPath, _baseUrl: request.baseUrl, _componentName: component.name, _componentVersion: component.version },
+      component: { name: component.name, version: component.version },
       ctx: {
         acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
         baseUrl: request.baseUrl,
         env: { ...component.env, ...this.#config.env },
-        requestHeaders: headers,
+        requestHeaders: headersForComponent(component.name, headers),
         staticPath,
         templates: TEMPLATES,
       },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { escapeHtml } from './escape-html';
 
 export interface WrapOptions {
   href: string;
@@ -19,15 +20,10 @@ export function wrapHtml(html: string, options: WrapOptions): string {
     : '';
   if (options.container) return html + info;
   return (
-    `<oc-component href="${escapeAttribute(options.href)}" data-hash="${options.templateKey}" id="${randomUUID()}" ` +
-    `data-name="${escapeAttribute(options.name)}" data-rendered="true" data-version="${escapeAttribute(options.version)}">${html}${info}</oc-component>`
+    `<oc-component href="${escapeHtml(options.href)}" data-hash="${options.templateKey}" id="${randomUUID()}" ` +
+    `data-name="${escapeHtml(options.name)}" data-rendered="true" data-version="${escapeHtml(options.version)}">${html}${info}</oc-component>`
   );
 }
-
-const ESCAPED_IN_ATTRIBUTES = /[&"<]/;
-/** Most values (names, versions, plain hrefs) need no escaping; testing first spares three replacements. */
-const escapeAttribute = (value: string): string =>
-  ESCAPED_IN_ATTRIBUTES.test(value) ? value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;') : value;
 
 /** A JSON string literal that cannot close the surrounding script element. */
 const jsString = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c');

@@ -1,9 +1,9 @@
 import semver from 'semver';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
+import { checkPackagedComponent } from '../dependency-policy/dependency-policy-check';
 import { isComponentName } from '../descriptor/descriptor-schema';
 import { TesseraError } from '../errors/errors';
-import { checkPackagedComponent } from '../packager/dependency-policy';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { unpackPackage } from './unpack-package';
 import { verifyPackage } from './verify-package';

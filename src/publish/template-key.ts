@@ -1,4 +1,4 @@
-import { contentHash } from '../packager/hash';
+import { contentHash } from '../descriptor/content-hash';
 import { SERVER_TEMPLATE } from '../templates/template-types';
 import { unwrapTemplate } from '../templates/template-wrapper';
 

@@ -1,8 +1,8 @@
 import semver from 'semver';
+import { contentHash } from '../descriptor/content-hash';
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { TesseraError } from '../errors/errors';
-import { contentHash } from '../packager/hash';
 import { TEMPLATE_TYPE_NAMES, templateTypeInfo } from '../templates/template-types';
 import { serverTemplateKeyProblem, templateKeyProblem } from './template-key';
 

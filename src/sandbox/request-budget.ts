@@ -14,14 +14,18 @@ export class RequestBudget {
   #executions = 0;
   #closed = false;
 
-  constructor(timeoutMs: number, maxExecutions: number) {
+  /** The id of the request from outside, under which its nested renders are logged. */
+  readonly requestId: string | undefined;
+
+  constructor(timeoutMs: number, maxExecutions: number, requestId?: string) {
     this.#timeoutMs = timeoutMs;
     this.#maxExecutions = maxExecutions;
+    this.requestId = requestId;
   }
 
   /** Counts one more execution and answers the milliseconds it may take; throws when none are left. */
   charge(): number {
-    if (this.#closed) throw new TesseraError('EXECUTION_CANCELLED');
+    this.assertOpen();
     if (++this.#executions > this.#maxExecutions) {
       throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `A request may run at most ${this.#maxExecutions} executions across its nested renders.`);
     }
@@ -30,6 +34,11 @@ export class RequestBudget {
     const left = this.#deadline - now;
     if (left <= 0) throw new TesseraError('EXECUTION_TIMEOUT', 'The request passed its execution time limit before this nested render could start.');
     return Math.min(left, this.#timeoutMs);
+  }
+
+  /** Throws EXECUTION_CANCELLED once the request was answered. */
+  assertOpen(): void {
+    if (this.#closed) throw new TesseraError('EXECUTION_CANCELLED');
   }
 
   /** Registers how to cancel a running execution; answers the call that unregisters it. */

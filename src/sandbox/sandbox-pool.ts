@@ -196,6 +196,8 @@ export class SandboxPool {
     const answer = await this.#runOn(host, job, undefined, timeoutMs);
     if (answer !== NEED_CODE) return answer;
     const code = await job.loadCode();
+    // The request may have been answered while the code was read.
+    job.budget.assertOpen();
     const again = await this.#runOn(host.state === 'ready' ? host : (this.#pick(job.key) ?? (await this.#aHost(timeoutMs))), job, code, timeoutMs);
     if (again === NEED_CODE) throw new Error('A sandbox host asked twice for the same code.');
     return again;

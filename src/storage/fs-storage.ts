@@ -1,21 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { TesseraError } from '../errors/errors';
 import type { StorageAdapter } from './storage-adapter';
 
+/** A staging folder untouched this long belongs to a writer that is gone, whichever host it ran on. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
 /**
  * The embedded default storage: `<root>/components/<name>/<version>/…`. A version is written into a
  * staging folder and renamed into place, which is atomic on one file system and fails when the
- * target exists, so two concurrent publishes of one version cannot both win.
+ * target exists, so two concurrent publishes of one version cannot both win. Each process stages
+ * under `.staging/<host>.<pid>/`, so that leftovers of one that was stopped mid-publish can be told
+ * from the work of a live one sharing the folder.
  */
 export class FileSystemStorage implements StorageAdapter {
   readonly #components: string;
+  readonly #stagingRoot: string;
   readonly #staging: string;
 
   constructor(root: string) {
     this.#components = path.join(root, 'components');
-    this.#staging = path.join(root, '.staging');
+    this.#stagingRoot = path.join(root, '.staging');
+    this.#staging = path.join(this.#stagingRoot, writerName(os.hostname(), process.pid));
+  }
+
+  /**
+   * Removes the staging folders of writers that are gone: this host's processes that no longer run
+   * (this very process included: nothing of it is staged yet at start), and any writer's folder
+   * untouched for a day. Answers how many were removed.
+   */
+  async removeInterruptedWrites(): Promise<number> {
+    let removed = 0;
+    for (const entry of await listDirectories(this.#stagingRoot)) {
+      const folder = path.join(this.#stagingRoot, entry);
+      const writer = /^(.+)\.(\d+)$/.exec(entry);
+      const gone = writer !== null && writer[1] === os.hostname() && (Number(writer[2]) === process.pid || !isRunning(Number(writer[2])));
+      if (gone || Date.now() - (await stat(folder)).mtimeMs > ABANDONED_AFTER_MS) {
+        await rm(folder, { recursive: true, force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async listComponents(): Promise<string[]> {
@@ -65,6 +92,18 @@ async function listDirectories(dir: string): Promise<string[]> {
   } catch (error) {
     if (isMissing(error)) return [];
     throw error;
+  }
+}
+
+const writerName = (host: string, pid: number): string => `${host}.${pid}`;
+
+/** Whether a process of this host is running (signal 0 only checks). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

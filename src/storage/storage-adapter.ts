@@ -13,4 +13,8 @@ export interface StorageAdapter {
    * including when a concurrent writer finished first.
    */
   writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
+  /** Removes what writes interrupted by a stopped process left behind; run at start. Answers how many it removed. */
+  removeInterruptedWrites?(): Promise<number>;
+  /** Releases connections to a remote store, if any. */
+  close?(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { contentHash } from '../packager/hash';
+import { contentHash } from '../descriptor/content-hash';
 import { wrapTemplate } from './template-wrapper';
 
 /** A view to compile, as the descriptor names it. */

@@ -79,7 +79,7 @@ t.test('every bad key is named, in the file and in the variables', async (t) => 
     }),
   );
   t.same(problemsOf(() => loadConfig({ file })), [
-    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, pollIntervalSeconds, development, env, plugins, publishTokens, dependencyPolicy, limits`,
+    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, staticBaseUrl, pollIntervalSeconds, development, env, plugins, publishTokens, dependencyPolicy, cors, limits`,
     `${file}: port must be an integer`,
     `${file}: baseUrl must be an http:// or https:// URL`,
     `${file}: publishTokens[0].sha256 must be the sha256 of the token: 64 lowercase hex characters`,
@@ -93,7 +93,7 @@ t.test('every bad key is named, in the file and in the variables', async (t) => 
   t.same(
     problemsOf(() => loadConfig({ env: { TESSERA_PORT: 'http', TESSERA_DEVELOPMENT: 'yes', TESSERA_LIMITS_SANDBOX_HOSTS: '0', TESSERA_PUBLISH_TOKENS: '[{"tenant": "x"}]', TESSERA_ENV: '{name' } })),
     [
-      'TESSERA_ENV must hold JSON (an object): Expected property name or \'}\' in JSON at position 1',
+      'TESSERA_ENV must hold JSON (an object): Expected property name or \'}\' in JSON at position 1 (line 1 column 2)',
       'TESSERA_PORT: port must be an integer',
       'TESSERA_DEVELOPMENT: development must be a boolean',
       'TESSERA_PUBLISH_TOKENS: publishTokens[0].sha256 is required',

@@ -16,7 +16,7 @@ t.test('tessera start --config: the file\'s port, storage, tokens and limits are
       host: '127.0.0.1',
       storage: './store',
       publishTokens: [{ tenant: 'greeters', sha256: hashToken('start-token'), components: ['publish-*'] }],
-      limits: { workers: 1, publishBytes: 100000 },
+      limits: { sandboxHosts: 1, publishBytes: 100000 },
     }),
   );
   const registry = startCli(t, ['start', '--config', path.join(dir, 'tessera.json')]);

@@ -56,6 +56,6 @@ t.test('a legacy server.js is found without oc.files.data', async (t) => {
   t.same(descriptor.oc.files.dataProvider, { src: 'server.js', type: 'node.js', hashKey: sha1(server), size: server.length });
   t.same(descriptor.oc.parameters, {
     name: { type: 'string', default: 'World' },
-    outcome: { type: 'string', enum: ['model', 'error', 'nothing'], default: 'model' },
+    outcome: { type: 'string', enum: ['model', 'error', 'nothing', 'empty'], default: 'model' },
   });
 });

@@ -41,9 +41,10 @@ t.test('defaults, coercion, pass-through and href', async (t) => {
     t.equal(body.data.types.extra, 'string');
   });
 
-  t.test('a repeated parameter keeps its last value', async (t) => {
-    const { body } = await request(`${url}core-params?city=Braga&city=Evora`, { headers: UNRENDERED });
-    t.equal(body.data.params.city, 'Evora');
+  t.test('a repeated parameter is refused, not collapsed to one of its values', async (t) => {
+    const { status, body } = await request(`${url}core-params?city=Braga&city=Evora`, { headers: UNRENDERED });
+    t.equal(status, 400);
+    t.equal(body.code, 'NOT_VALID_REQUEST');
   });
 
   t.test('href encodes names and values with encodeURIComponent', async (t) => {

@@ -9,7 +9,7 @@ t.test('GET / lists the published components', async (t) => {
     config.limits.sandboxHosts = 1;
   });
   const dateOf = async (name: string, version: string) =>
-    (JSON.parse(await readFile(path.join(storagePath, 'components', name, version, 'package.json'), 'utf8')) as { oc: { date: number } }).oc.date;
+    new Date((JSON.parse(await readFile(path.join(storagePath, 'components', name, version, 'package.json'), 'utf8')) as { oc: { date: number } }).oc.date).toISOString();
 
   const plain = await request(url);
   t.equal(plain.status, 200);
@@ -37,5 +37,5 @@ t.test('GET / lists the published components', async (t) => {
       },
     ],
   });
-  t.type(meta.body.components[0].publishDate, 'number');
+  t.match(meta.body.components[0].publishDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'publishDate is an ISO 8601 string, as OC gives it');
 });

@@ -38,7 +38,7 @@ t.test('writing a version twice fails with ALREADY_EXISTS and keeps the first', 
   t.equal((error as TesseraError).message, 'core-stored@1.0.0 is already published; versions are immutable.');
   t.same(await contentOf(storage), expected('first'), 'the first version is intact');
   t.same(await storage.listVersions('core-stored'), ['1.0.0']);
-  t.same(await readdir(path.join(root, '.staging')), [], 'the refused write left nothing behind');
+  t.same(await readdir(path.join(root, '.staging', `${os.hostname()}.${process.pid}`)), [], 'the refused write left nothing behind');
 });
 
 t.test('concurrent writes of one version: exactly one wins, whole', async (t) => {
@@ -52,7 +52,7 @@ t.test('concurrent writes of one version: exactly one wins, whole', async (t) =>
     if (outcome.status === 'rejected') t.equal((outcome.reason as TesseraError).code, 'ALREADY_EXISTS');
   }
   t.same(await contentOf(storage), expected(winners[0]!), "every file is the winner's");
-  t.same(await readdir(path.join(root, '.staging')), [], 'the losing writes left nothing behind');
+  t.same(await readdir(path.join(root, '.staging', `${os.hostname()}.${process.pid}`)), [], 'the losing writes left nothing behind');
 });
 
 t.test('different versions of one component coexist', async (t) => {

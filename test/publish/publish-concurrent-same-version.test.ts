@@ -1,5 +1,6 @@
 import t from 'tap';
 import { readdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { request } from '../helpers/start-registry';
 import { GREETING, packed, put, startPublishRegistry } from './publish-helpers';
@@ -24,6 +25,6 @@ t.test('two concurrent publishes of one new version: exactly one wins, the other
   }
   const stored = await readdir(path.join(storagePath, 'components', 'publish-greeting'));
   t.same(stored.sort(), versions, 'each version stored once');
-  t.same(await readdir(path.join(storagePath, '.staging')), [], 'no half-written version left behind');
+  t.same(await readdir(path.join(storagePath, '.staging', `${os.hostname()}.${process.pid}`)), [], 'no half-written version left behind');
   t.same((await request(`${url}publish-greeting/~info`)).body.allVersions, versions);
 });

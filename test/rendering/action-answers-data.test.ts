@@ -4,19 +4,22 @@ import { postJson } from './post-json';
 
 const AUTH = { authorization: 'Bearer letmein' };
 
-t.test("POST /~actions/:action/:name answers the action's result as data", async (t) => {
+t.test("POST /~actions/:action/:name answers the unrendered shape with the action's result as data", async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-actions')]);
   const { status, body } = await postJson(`${url}~actions/double/rendering-actions`, { amount: 21 }, AUTH);
   t.equal(status, 200);
-  t.same(body, {
+  t.strictSame(body, {
     href: `${url}rendering-actions?amount=21&currency=EUR`,
     name: 'rendering-actions',
     version: '1.0.0',
     requestVersion: '',
     data: { doubled: 42, currency: 'EUR', user: 'ada' },
+    template: { src: `${url}rendering-actions/1.0.0/static/template.js`, type: 'oc-template-es6', key: body.template.key },
     type: 'oc-component',
+    renderMode: 'unrendered',
     baseUrl: url,
   });
+  t.match(body.template.key, /^[0-9a-f]{40}$/);
 });
 
 t.test('POST /~actions/:action/:name/:version resolves the version; string parameters are coerced like a query', async (t) => {

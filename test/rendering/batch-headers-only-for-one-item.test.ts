@@ -32,7 +32,8 @@ t.test('a one-item batch puts its headers and cookies on the HTTP response', asy
   const cookiesItem = await postJson(url, { components: [{ name: 'rendering-headers', parameters: { case: 'cookies' } }] });
   t.same(
     cookiesItem.headers.getSetCookie().map((cookie) => cookie.split('=')[0]),
-    ['session', 'theme', 'until', 'cross'],
+    ['oc.rendering-headers.session', 'oc.rendering-headers.theme', 'oc.rendering-headers.until', 'oc.rendering-headers.cross'],
+    'each cookie is named after the component that set it',
   );
 });
 

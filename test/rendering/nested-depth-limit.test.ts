@@ -8,13 +8,13 @@ t.test('a component that renders itself is stopped at the nesting depth limit', 
   t.equal(body.html, '<b>0</b><b>1</b><b>2</b><b>3</b><b>4</b><b>5</b>stopped: Nested rendering of "rendering-self-nesting" is deeper than the limit of 5 levels.');
 });
 
-t.test('uncaught, the depth failure fails the request cleanly', async (t) => {
+t.test('uncaught, the depth failure fails the request with its own code: 508 NESTING_TOO_DEEP', async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-self-nesting')]);
   const { status, body } = await request(`${url}rendering-self-nesting`);
-  t.equal(status, 500);
-  t.same(body, {
-    code: 'GENERIC_ERROR',
-    error: 'Component "rendering-self-nesting" failed: Nested rendering of "rendering-self-nesting" is deeper than the limit of 5 levels.',
+  t.equal(status, 508);
+  t.strictSame(body, {
+    code: 'NESTING_TOO_DEEP',
+    error: 'Nested rendering of "rendering-self-nesting" is deeper than the limit of 5 levels.',
     name: 'rendering-self-nesting',
     requestVersion: '',
   });

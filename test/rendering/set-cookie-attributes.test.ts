@@ -12,10 +12,10 @@ t.test('ctx.setCookie options become Set-Cookie attributes (maxAge in ms, Max-Ag
   const expires = /; Expires=([^;]+);/.exec(session ?? '')?.[1] ?? '';
   const setAt = Date.parse(expires) - 3_600_000;
   t.ok(setAt > before - 1000 && setAt <= after, `Expires is one hour after the request (${expires})`);
-  t.equal(session, `session=abc%201; Max-Age=3600; Expires=${expires}; Domain=example.com; Path=/app; HttpOnly; Secure; SameSite=Lax`);
+  t.equal(session, `oc.rendering-headers.session=abc%201; Max-Age=3600; Expires=${expires}; Domain=example.com; Path=/app; HttpOnly; Secure; SameSite=Lax`);
   t.same(others, [
-    'theme=dark; Path=/',
-    'until=new-year; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Path=/; SameSite=Strict',
-    'cross=1; Path=/; Secure; SameSite=None',
+    'oc.rendering-headers.theme=dark; Path=/',
+    'oc.rendering-headers.until=new-year; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Path=/; SameSite=Strict',
+    'oc.rendering-headers.cross=1; Path=/; Secure; SameSite=None',
   ]);
 });

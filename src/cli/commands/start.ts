@@ -10,13 +10,16 @@ import { serveUntilSignal } from '../serve-until-signal';
 
 export const startCommand: Command = {
   summary: 'Start the registry',
-  usage: `Usage: tessera start [--config <file>] [--port <port>] [--storage <folder>] [--with-demo]
+  usage: `Usage: tessera start [--config <file>] [--port <port>] [--storage <folder|s3://bucket[/prefix]>] [--with-demo]
 
-Starts the registry on the embedded file-system storage (default ./data, port 3030).
+Starts the registry on the embedded file-system storage (default ./data, port 3030), or on an
+S3-compatible bucket (endpoint and credentials from AWS_ENDPOINT_URL, AWS_REGION,
+AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY). SIGTERM drains: /readyz turns 503, in-flight requests
+finish, then the process exits 0.
   --config <file>     a JSON configuration file (see "Configuration" in the README); TESSERA_*
                       environment variables override it, and these options override both
   --port <port>       the port to listen on
-  --storage <folder>  the storage folder
+  --storage <where>   the storage folder, or s3://bucket[/prefix]
   --with-demo         publish the demo components shipped with Tessera when storage lacks them`,
   async run(argv) {
     const { values } = parseArgs({
@@ -32,6 +35,6 @@ Starts the registry on the embedded file-system storage (default ./data, port 30
       for (const id of published) registry.app.log.info(`published demo component ${id}`);
     }
     const url = await serveUntilSignal(registry, config.port);
-    registry.app.log.info(`Tessera registry on ${url}, storage ${path.resolve(config.storagePath)}`);
+    registry.app.log.info(`Tessera registry on ${url}, storage ${config.storagePath.startsWith('s3://') ? config.storagePath : path.resolve(config.storagePath)}`);
   },
 };

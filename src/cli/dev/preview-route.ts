@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Catalog } from '../../catalog/catalog';
-import { escapeHtml } from '../../front/escape-html';
+import { escapeHtml } from '../../pipeline/escape-html';
 
 /**
  * `GET /~preview/:name` on the development registry: a page showing the newest build rendered with

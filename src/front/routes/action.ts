@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
-import { baseUrlOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
 import { sendRender } from '../send-render';
 
@@ -27,8 +26,9 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
         headers: request.headers,
         mode: 'rendered',
         depth: 0,
-        baseUrl: baseUrlOf(request, services.config),
+        baseUrl: services.publicBaseUrl.value,
         action,
+        requestId: request.id,
       }),
     );
   };

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
+import { renderBatch, type BatchOutcome } from '../../pipeline/render-batch';
 import { applyComponentHeaders } from '../apply-component-headers';
 import { BATCH_BODY_SCHEMA, strictBatchValidator, type BatchBody } from '../batch-body-schema';
 import { errorReply } from '../error-body';
-import { baseUrlOf, clientTemplatesOf, renderModeOf } from '../negotiate';
+import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
-import type { RenderResult } from '../../pipeline/render';
+import { OC_CLIENT, renderOcClient } from './oc-client-component';
 
 interface BatchItem {
   status: number;
@@ -28,40 +29,50 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
         throw new TesseraError('POST_BODY_NOT_VALID', `The batch asks for ${components.length} components; this registry accepts at most ${maxBatchSize}.`);
       }
       const mode = renderModeOf(request);
-      const baseUrl = baseUrlOf(request, services.config);
+      const baseUrl = services.publicBaseUrl.value;
       const clientTemplates = clientTemplatesOf(request);
-      const results = await Promise.all(
-        components.map(async (component): Promise<RenderResult | BatchItem> => {
-          const version = component.version ?? '';
-          try {
-            return await services.pipeline.render({
-              name: component.name,
-              version,
-              parameters: { ...parameters, ...component.parameters },
-              headers: request.headers,
-              mode,
-              depth: 0,
-              baseUrl,
-              omitHref,
-              clientTemplates,
-            });
-          } catch (error) {
-            const { status, body } = errorReply(error, component.name, version, services.config.development);
-            return { status, response: body };
-          }
-        }),
+      // `oc-client` is the registry's own component, answered here; every other item is rendered by the pipeline.
+      const rendered = await renderBatch(
+        services.pipeline,
+        components.filter((component) => component.name !== OC_CLIENT).map((component) => ({
+          name: component.name,
+          version: component.version ?? '',
+          parameters: { ...parameters, ...component.parameters },
+          headers: request.headers,
+          mode,
+          depth: 0,
+          baseUrl,
+          omitHref,
+          clientTemplates,
+          requestId: request.id,
+        })),
+      );
+      let next = 0;
+      const outcomes = components.map((component) =>
+        component.name === OC_CLIENT ? ocClientOutcome(component.version ?? '', baseUrl, omitHref) : rendered[next++]!,
       );
       // Headers and cookies reach the HTTP response only when they cannot belong to another item.
-      const only = results.length === 1 ? results[0] : undefined;
-      if (only && 'body' in only) applyComponentHeaders(reply, only);
-      return reply.code(200).send(results.map(toItem));
+      const only = outcomes.length === 1 ? outcomes[0] : undefined;
+      if (only?.ok) applyComponentHeaders(reply, only.result);
+      return reply.code(200).send(outcomes.map((outcome, i) => toItem(outcome, components[i]!, services.config.development)));
     },
   );
 }
 
-function toItem(result: RenderResult | BatchItem): BatchItem {
-  if (!('body' in result)) return result;
-  const item: BatchItem = { status: 200, response: result.body };
-  if (Object.keys(result.headers).length > 0) item.headers = result.headers;
+function ocClientOutcome(requestVersion: string, baseUrl: string, omitHref: boolean): BatchOutcome {
+  try {
+    return { ok: true, result: { body: renderOcClient(requestVersion, baseUrl, omitHref), headers: {}, cookies: [] } };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function toItem(outcome: BatchOutcome, component: BatchBody['components'][number], development: boolean): BatchItem {
+  if (!outcome.ok) {
+    const { status, body } = errorReply(outcome.error, component.name, component.version ?? '', development);
+    return { status, response: body };
+  }
+  const item: BatchItem = { status: 200, response: outcome.result.body };
+  if (Object.keys(outcome.result.headers).length > 0) item.headers = outcome.result.headers;
   return item;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
 import { loadBrowserClient } from '../browser-client-files';
-import { baseUrlOf, wantsHtml } from '../negotiate';
+import { wantsHtml } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
 import { componentPage } from '../web-ui/component-page';
 
@@ -14,7 +14,7 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
       const component = services.catalog.resolve(name, requestVersion);
       const info = { ...component.descriptor, allVersions: services.catalog.versions(name), requestVersion };
       if (wantsHtml(request)) {
-        const baseUrl = baseUrlOf(request, services.config);
+        const baseUrl = services.publicBaseUrl.value;
         const clientUrl = `${baseUrl}oc-client/client.js?v=${loadBrowserClient().version}`;
         const page = componentPage({ baseUrl, descriptor: component.descriptor, allVersions: info.allVersions, clientUrl });
         return reply.type('text/html; charset=utf-8').send(page);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { baseUrlOf, clientTemplatesOf, renderModeOf } from '../negotiate';
+import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
 import { sendRender } from '../send-render';
 
@@ -21,8 +21,9 @@ export function registerGetComponent(app: FastifyInstance, services: RegistrySer
         headers: request.headers,
         mode: renderModeOf(request),
         depth: 0,
-        baseUrl: baseUrlOf(request, services.config),
+        baseUrl: services.publicBaseUrl.value,
         clientTemplates: clientTemplatesOf(request),
+        requestId: request.id,
       }),
     );
   };

@@ -20,6 +20,9 @@ export function registerStaticFile(app: FastifyInstance, services: RegistryServi
       const content = safe && declared ? await services.storage.readFile(component.name, component.version, filePath) : undefined;
       if (!content) throw new TesseraError('NOT_FOUND', `File "${filePath}" is not a static file of ${component.name}@${component.version}.`);
       if (version === component.version) reply.header('cache-control', 'public, max-age=31536000, immutable');
+      // A tenant's file is never the registry's own page (decisions §11): no content sniffing, and an
+      // HTML or SVG file opened directly runs sandboxed, in an origin of its own.
+      reply.header('x-content-type-options', 'nosniff').header('content-security-policy', 'sandbox');
       return reply.type(mime.contentType(filePath.split('/').pop()!) || 'application/octet-stream').send(content);
     } catch (error) {
       const { status, body } = errorReply(error, name, version, services.config.development);

@@ -1,5 +1,5 @@
 import type { PackagedDescriptor } from '../../descriptor/descriptor-types';
-import { escapeHtml } from '../escape-html';
+import { escapeHtml } from '../../pipeline/escape-html';
 import { dateTime, layoutPage, stateBadge } from './page-layout';
 
 /**

@@ -1,5 +1,5 @@
 import type { PackagedDescriptor, ParameterDefinition } from '../../descriptor/descriptor-types';
-import { escapeHtml } from '../escape-html';
+import { escapeHtml } from '../../pipeline/escape-html';
 import { dateTime, layoutPage, scriptJson, stateBadge } from './page-layout';
 import { PREVIEW_SCRIPT } from './preview-script';
 

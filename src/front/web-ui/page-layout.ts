@@ -1,4 +1,4 @@
-import { escapeHtml } from '../escape-html';
+import { escapeHtml } from '../../pipeline/escape-html';
 
 /**
  * The registry's web UI pages share this shell: no external asset (styles and scripts are inline,

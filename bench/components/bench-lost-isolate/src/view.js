@@ -1,0 +1,1 @@
+export default (model) => `<p>${model.text}</p>`;

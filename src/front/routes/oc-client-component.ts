@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { resolveVersion } from '../../catalog/resolve-version';
+import { TesseraError } from '../../errors/errors';
+import { buildHref } from '../../pipeline/build-href';
+import { escapeHtml } from '../../pipeline/escape-html';
+import { errorReply } from '../error-body';
+import type { RegistryServices } from '../registry-services';
+
+export const OC_CLIENT = 'oc-client';
+/** The browser client is versioned with the registry. */
+const VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * `oc-client` answers as a component (decisions §10), as in OC's registries: OC's node client warms
+ * up by reading `GET /oc-client/~info` and rendering `oc-client` (by GET, or as a batch item), whose
+ * HTML is the script element that loads the browser client. It has no server logic and no
+ * parameters; its answer is always rendered, which every OC client accepts.
+ */
+export function registerOcClientComponent(app: FastifyInstance, services: RegistryServices): void {
+  const answer = (build: (requestVersion: string) => object) => async (request: FastifyRequest<{ Params: { version?: string } }>, reply: FastifyReply) => {
+    const requestVersion = request.params.version ?? '';
+    try {
+      return reply.send(build(resolved(requestVersion)));
+    } catch (error) {
+      const { status, body } = errorReply(error, OC_CLIENT, requestVersion);
+      return reply.code(status).send(body);
+    }
+  };
+  const info = answer((requestVersion) => ({
+    name: OC_CLIENT,
+    version: VERSION,
+    description: "The registry's browser client: renders <oc-component> elements in pages.",
+    oc: { container: false, renderInfo: false, parameters: {}, files: { template: { type: 'oc-template-es6' }, static: [] } },
+    allVersions: [VERSION],
+    requestVersion,
+  }));
+  const render = answer((requestVersion) => renderOcClient(requestVersion, services.publicBaseUrl.value, false));
+  app.get(`/${OC_CLIENT}/~info`, info);
+  app.get(`/${OC_CLIENT}/:version/~info`, info);
+  app.get(`/${OC_CLIENT}`, render);
+  app.get(`/${OC_CLIENT}/:version`, render);
+}
+
+/** The rendered answer of `oc-client`; NOT_FOUND when the version expression does not match. */
+export function renderOcClient(requestVersion: string, baseUrl: string, omitHref: boolean): Record<string, unknown> {
+  resolved(requestVersion);
+  const body: Record<string, unknown> = omitHref ? {} : { href: buildHref(baseUrl, OC_CLIENT, requestVersion, {}) };
+  return Object.assign(body, {
+    name: OC_CLIENT,
+    version: VERSION,
+    requestVersion,
+    html: `<script src="${escapeHtml(`${baseUrl}oc-client/client.js`)}"></script>`,
+    type: 'oc-component',
+    renderMode: 'rendered',
+    baseUrl,
+  });
+}
+
+function resolved(requestVersion: string): string {
+  if (resolveVersion([VERSION], requestVersion) === undefined) {
+    throw new TesseraError('NOT_FOUND', `Component "${OC_CLIENT}" has no version matching "${requestVersion}"; published versions: ${VERSION}.`);
+  }
+  return requestVersion;
+}

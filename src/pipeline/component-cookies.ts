@@ -1,0 +1,37 @@
+import type { RequestHeaders } from './render';
+
+/**
+ * Cookies of many tenants on one origin (decisions §11). The registry sends a cookie that component
+ * `C` sets as `name` under the name `oc.C.name`; the browser (or a server-side client forwarding the
+ * browser's `Cookie`) sends it back under that name. Before a component's server logic sees the
+ * request's `Cookie`, its own cookies get their names back (`oc.C.name=v` → `name=v`), every other
+ * component's are removed, and the site's own cookies pass through as sent. Component names are
+ * kebab-case, so the first dot after `oc.` ends the owner's name.
+ */
+const PREFIX = 'oc.';
+
+/** The name under which the registry sends a cookie that `component` set as `name`. */
+export const scopedCookieName = (component: string, name: string): string => `${PREFIX}${component}.${name}`;
+
+/** The request headers as `component` sees them: the `Cookie` header filtered as above; the rest untouched. */
+export function headersForComponent(component: string, headers: RequestHeaders): RequestHeaders {
+  const cookie = headers['cookie'];
+  if (cookie === undefined) return headers;
+  const sent = Array.isArray(cookie) ? cookie.join('; ') : cookie;
+  if (!sent.includes(PREFIX)) return headers;
+  const own = scopedCookieName(component, '');
+  const kept: string[] = [];
+  for (const pair of sent.split(';')) {
+    const trimmed = pair.trim();
+    if (trimmed === '') continue;
+    const equals = trimmed.indexOf('=');
+    const name = equals === -1 ? trimmed : trimmed.slice(0, equals);
+    const setByComponent = name.startsWith(PREFIX) && name.indexOf('.', PREFIX.length) !== -1;
+    if (!setByComponent) kept.push(trimmed);
+    else if (name.startsWith(own)) kept.push(trimmed.slice(own.length));
+  }
+  const filtered: RequestHeaders = { ...headers };
+  if (kept.length > 0) filtered['cookie'] = kept.join('; ');
+  else delete filtered['cookie'];
+  return filtered;
+}

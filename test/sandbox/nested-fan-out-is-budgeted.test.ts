@@ -1,0 +1,29 @@
+import t from 'tap';
+import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { parseMetrics, valueOf } from './parse-metrics';
+import { BYSTANDER, bystanderRenders } from './bystander';
+
+const NAME = 'hostile-fan-out';
+
+t.test('one renderComponents call takes at most maxBatchSize components', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
+  const { status, body } = await request(`${started.url}${NAME}?shape=wide`);
+  t.equal(status, 500);
+  t.same(body, { code: 'GENERIC_ERROR', error: `Component "${NAME}" failed: renderComponents takes at most 50 components.`, name: NAME, requestVersion: '' });
+  await bystanderRenders(t, started, 'After', 'another tenant after the wide fan-out');
+});
+
+t.test('a request runs at most maxExecutionsPerRequest executions across all its nesting levels', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
+  const during = bystanderRenders(t, started, 'During', 'another tenant during the deep fan-out');
+  const { status, body } = await request(`${started.url}${NAME}?shape=deep`);
+  await during;
+  t.equal(status, 200);
+  t.equal(body.html, '<p>10 rendered, 0 refused: </p>', 'the root sees its ten children');
+  const metrics = parseMetrics((await request(`${started.url}metrics`)).text);
+  const ok = valueOf(metrics, 'tessera_renders_total', { component: NAME, version: '1.0.0', outcome: 'ok' });
+  const refused = valueOf(metrics, 'tessera_renders_total', { component: NAME, version: '1.0.0', outcome: 'REQUEST_BUDGET_EXCEEDED' });
+  t.equal(ok, 100, 'exactly the budget of executions ran');
+  t.ok(refused > 0, `the others were refused (${refused})`);
+  await bystanderRenders(t, started, 'After', 'another tenant after the deep fan-out');
+});

@@ -1,0 +1,37 @@
+import t from 'tap';
+import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { postJson } from '../rendering/post-json';
+
+/** What a browser sends back to the registry's origin after both tenants logged in, beside the site's own cookies. */
+const BROWSER_COOKIES = 'site=1; oc.tenant-alpha.session=alpha-secret; theme=dark; oc.tenant-beta.session=beta-secret';
+
+t.test("a component's cookie is sent under its name and reaches only that component; the site's cookies pass as sent", async (t) => {
+  const { url } = await startRegistry(t, [fixture('tenant-alpha'), fixture('tenant-beta')]);
+
+  const login = await request(`${url}tenant-alpha?login=true`);
+  t.equal(login.status, 200);
+  t.same(login.headers.getSetCookie(), ['oc.tenant-alpha.session=alpha-secret; Path=/; HttpOnly'], 'the registry names the cookie after the component');
+
+  const alpha = await request(`${url}tenant-alpha`, { headers: { cookie: BROWSER_COOKIES } });
+  t.equal(alpha.body.html, '<p>site=1; session=alpha-secret; theme=dark</p>', 'alpha gets its own cookie back under the name it set');
+  const beta = await request(`${url}tenant-beta`, { headers: { cookie: BROWSER_COOKIES } });
+  t.equal(beta.body.html, '<p>site=1; theme=dark; session=beta-secret</p>', "beta never sees alpha's session");
+
+  const siteOnly = await request(`${url}tenant-beta`, { headers: { cookie: 'site=1;theme=dark' } });
+  t.equal(siteOnly.body.html, '<p>site=1;theme=dark</p>', 'without component cookies the header is untouched');
+  const othersOnly = await request(`${url}tenant-beta`, { headers: { cookie: 'oc.tenant-alpha.session=alpha-secret' } });
+  t.equal(othersOnly.body.html, '<p>(none)</p>', "with only another component's cookie there is no Cookie header at all");
+});
+
+t.test('in one batch (as server-side clients send it) each item sees only its own cookies', async (t) => {
+  const { url } = await startRegistry(t, [fixture('tenant-alpha'), fixture('tenant-beta')]);
+  const { status, body } = await postJson(url, { components: [{ name: 'tenant-alpha' }, { name: 'tenant-beta' }] }, { cookie: BROWSER_COOKIES });
+  t.equal(status, 200);
+  t.same(
+    body.map((item: { status: number; response: { html: string } }) => [item.status, item.response.html]),
+    [
+      [200, '<p>site=1; session=alpha-secret; theme=dark</p>'],
+      [200, '<p>site=1; theme=dark; session=beta-secret</p>'],
+    ],
+  );
+});
