@@ -147,7 +147,9 @@ export class SandboxPool {
         this.#recycle(host, 'isolate-lost');
       },
       pong: (host, pong) => {
-        if (pong.rssBytes > this.#options.hostMemoryBytes) this.#recycle(host, 'memory');
+        // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
+        // host's size) would only start the same again.
+        if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) this.#recycle(host, 'memory');
       },
       exited: (host) => this.#exited(host),
     };

@@ -28,7 +28,7 @@ t.test('three registry processes on one S3 server behind HAProxy: publish on one
       plugins: './plugins.js',
       pollIntervalSeconds: 0.5,
       publishTokens: [{ tenant: 'ops', sha256: hashToken('ops-token'), components: ['health-*'] }],
-      limits: { workers: 1, drainDelayMs: 700, drainTimeoutMs: 5000 },
+      limits: { sandboxHosts: 1, drainDelayMs: 700, drainTimeoutMs: 5000 },
     }),
   );
   const env = cliEnv(server.env);

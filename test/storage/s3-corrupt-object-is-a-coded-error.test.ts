@@ -10,13 +10,13 @@ t.test('a stored object damaged after publishing answers STORAGE_CORRUPT on the 
   const publisher = await startS3Registry(t, { prefix: 'corrupt', endpoint: server.endpoint, configure: (config) => (config.publishTokens = publishTokens()) });
   t.equal((await put(publisher.url, 'publish-greeting/1.0.0', await packed(GREETING))).status, 201);
 
+  // A replica that loaded the version whole, before the damage, reads its code for the first time after it.
+  const reader = await startS3Registry(t, { prefix: 'corrupt', endpoint: server.endpoint });
   const { Contents } = await server.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'corrupt/packages/publish-greeting/1.0.0/' }));
   const keyOf = (file: string) => Contents!.map((object) => object.Key!).find((key) => key.endsWith(`/${file}`))!;
   await server.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: keyOf('template.js'), Body: 'oc.components = (function () { throw 1; ' }));
   await server.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: keyOf('public/greeting.css'), Body: 'p { color: red }' }));
 
-  // A replica started now reads the code for the first time.
-  const reader = await startS3Registry(t, { prefix: 'corrupt', endpoint: server.endpoint });
   const rendered = await request(`${reader.url}publish-greeting/1.0.0?name=Ada`);
   t.equal(rendered.status, 500);
   t.same(rendered.body, {
@@ -33,4 +33,11 @@ t.test('a stored object damaged after publishing answers STORAGE_CORRUPT on the 
     name: 'publish-greeting',
     requestVersion: '1.0.0',
   });
+
+  // A replica started after the damage cannot read the version whole: it skips it (decisions §12).
+  const late = await startS3Registry(t, { prefix: 'corrupt', endpoint: server.endpoint });
+  const skipped = await request(`${late.url}publish-greeting/1.0.0?name=Ada`);
+  t.equal(skipped.status, 404);
+  t.equal(skipped.body.code, 'NOT_FOUND');
+  t.match((await request(`${late.url}metrics`)).text, /^tessera_catalog_unreadable_versions 1$/m, 'the skipped version is counted');
 });

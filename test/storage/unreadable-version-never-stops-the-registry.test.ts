@@ -26,7 +26,7 @@ t.test('tessera start on storage with a truncated descriptor and a missing file 
   const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
   const leftover = path.join(storagePath, '.staging', `${os.hostname()}.${ended}`);
   await mkdir(path.join(leftover, 'core-modes@2.0.0-x'), { recursive: true });
-  await writeFile(path.join(dir, 'tessera.json'), JSON.stringify({ port: 0, host: '127.0.0.1', storage: './store', limits: { workers: 1 } }));
+  await writeFile(path.join(dir, 'tessera.json'), JSON.stringify({ port: 0, host: '127.0.0.1', storage: './store', limits: { sandboxHosts: 1 } }));
 
   const registry = startCli(t, ['start', '--config', path.join(dir, 'tessera.json')]);
   const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);

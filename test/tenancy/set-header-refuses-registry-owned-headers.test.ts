@@ -22,7 +22,7 @@ t.test('setHeader refuses the headers the registry owns: GENERIC_ERROR, and none
     );
     t.same(headers.getSetCookie(), [], `${which}: no cookie`);
     t.equal(headers.get('content-type'), 'application/json; charset=utf-8', `${which}: the registry's content type`);
-    t.equal(headers.get('access-control-allow-origin'), null, which);
+    t.equal(headers.get('access-control-allow-origin'), '*', `${which}: the registry's own CORS answer`);
     t.equal(headers.get('content-security-policy'), null, which);
     t.equal(headers.get('strict-transport-security'), null, which);
     t.equal(headers.get('content-encoding'), null, which);
