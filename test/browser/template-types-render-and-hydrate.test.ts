@@ -34,7 +34,7 @@ t.test('every template type renders in Chromium from an unrendered answer, and s
     // A rendered answer the client inserts: its hydration script runs there too.
     '<oc-component id="rendered-react" href="PAGE/rendered-answer/templates-react-counter?name=Cy&start=30"></oc-component>' +
     // Kept before the client loads: hydration must keep these very nodes, not render new ones.
-    "<script>window.ssrButtons=[...document.querySelectorAll('[id^=ssr-] button')]</script>" +
+    "<script>window.ssrButtons=[...document.querySelectorAll('#ssr-esm button, #ssr-react button')]</script>" +
     `<script src="${registry}oc-client/client.js"></script></body></html>`;
   const site = await startPageServer(t, registry);
   site.pages['/'] = page.replace('PAGE/', site.origin);
@@ -67,18 +67,21 @@ t.test('every template type renders in Chromium from an unrendered answer, and s
   t.equal(await text('#ssr-react p'), 'Hello, Ada!');
   t.equal(await clickAndRead('#ssr-react button'), 'Clicked 6 times', 'the hydrated React counter counts');
   t.equal(await text('#ssr-mount p'), 'Mounted for Ada by templates-esm-oc-mount', "OC's esm form mounts into the server's element with getInitialData() and getSettings()");
-  t.equal(await clickAndRead('#ssr-mount button'), 'on', 'and its toggle works');
+  t.equal(await clickAndRead('#ssr-mount button.toggle'), 'on', 'and its toggle works');
+  await tab.$eval('#ssr-mount button.shout', (button) => button.click());
+  await tab.waitForFunction(() => document.querySelector('#ssr-mount output')?.textContent === 'ADA!');
+  t.pass("serverClient calls the component's action through oc.getAction");
 
   await tab.waitForSelector('#esm section.counter');
   await tab.waitForSelector('#react section.counter');
-  await tab.waitForSelector('#mount button');
+  await tab.waitForSelector('#mount button.toggle');
   await tab.waitForSelector('#handlebars .greeting');
   t.equal(await text('#esm p'), 'Hello, Bo!', 'an unrendered esm answer renders with Preact');
   t.equal(await clickAndRead('#esm button'), 'Clicked 11 times');
   t.equal(await text('#react p'), 'Hello, Bo!', 'an unrendered react answer renders with createRoot');
   t.equal(await clickAndRead('#react button'), 'Clicked 21 times');
   t.equal(await text('#mount p'), 'Mounted for Bo by templates-esm-oc-mount');
-  t.equal(await clickAndRead('#mount button'), 'on');
+  t.equal(await clickAndRead('#mount button.toggle'), 'on');
   await tab.waitForSelector('#rendered-react [data-oc-hydrated="true"]');
   t.equal(await text('#rendered-react p'), 'Hello, Cy!', 'a rendered react answer inserted by the client');
   t.equal(await clickAndRead('#rendered-react button'), 'Clicked 31 times', 'hydrates as well');
