@@ -2,7 +2,7 @@
  * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
  * and records them in bench/README.md.
  *
- *   npm run bench -- [--scenarios render,batch-5,nested,limits,memory,lost-isolates] [--rounds 5] [--duration 3]
+ *   npm run bench -- [--scenarios render,batch-5,nested,limits,memory,lost-isolates,render-esm,render-react,template-memory] [--rounds 5] [--duration 3]
  *                    [--warmup 3] [--connections 50] [--remark "text recorded with the results"] [--print-only]
  */
 import { parseArgs } from 'node:util';
@@ -16,11 +16,23 @@ import { lostIsolatesScenario } from './scenarios/lost-isolates';
 import { memoryScenario } from './scenarios/memory';
 import { nestedScenario } from './scenarios/nested';
 import { renderScenario } from './scenarios/render';
+import { renderEsmScenario, renderReactScenario } from './scenarios/render-templates';
+import { templateMemoryScenario } from './scenarios/template-memory';
 import type { ServerProcess } from './server-process';
 
-const SCENARIOS: Scenario[] = [renderScenario, batchScenario, nestedScenario, limitsScenario, memoryScenario, lostIsolatesScenario];
-/** The components the render, batch, nested and limits scenarios request. */
-const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'];
+const SCENARIOS: Scenario[] = [
+  renderScenario,
+  batchScenario,
+  nestedScenario,
+  limitsScenario,
+  memoryScenario,
+  lostIsolatesScenario,
+  renderEsmScenario,
+  renderReactScenario,
+  templateMemoryScenario,
+];
+/** The components the render, batch, nested, limits and template render scenarios request. */
+const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner', 'esm-counter', 'react-toggle'];
 const BENCH_COMPONENTS_USED = ['bench-nested-parent', 'bench-nested-badge'];
 
 /** An option's number, refused unless it is at least `min` (and whole when asked). */

@@ -111,7 +111,26 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     delete global.__tesseraDefineTemplate;
     view = components[key];
   };
-  global.console = freeze({ log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} });
+  // The development console: a component built with `new Server({development: {console: true}})`
+  // on a development registry (`input.relayConsole`) has what it logs kept, bounded, and sent with
+  // its next answer; anywhere else the console discards. Executions overlapping in one isolate
+  // share the lines: a development registry's concern only.
+  let consoleLines: Array<{ level: string; message: string }> | undefined;
+  const describe = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    try {
+      const json = stringify(value);
+      return json === undefined ? String(value) : json;
+    } catch {
+      return String(value);
+    }
+  };
+  const logTo =
+    (level: string) =>
+    (...args: unknown[]) => {
+      if (consoleLines && consoleLines.length < 100) consoleLines.push({ level, message: args.map(describe).join(' ').slice(0, 2000) });
+    };
+  global.console = freeze({ log: logTo('log'), info: logTo('info'), warn: logTo('warn'), error: logTo('error'), debug: logTo('debug'), trace: logTo('trace') });
 
   /** The JSON of a bridge call's arguments, refused here when too large to cross. */
   const payloadOf = (op: string, payload: unknown): string => {
@@ -178,6 +197,8 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
 
   const run = async (inputJson: string, execId: number): Promise<string> => {
     const input = parse(inputJson);
+    const relayConsole = input.relayConsole === true && definitionOf(exportsOfServer)?.modern?.options?.development?.console === true;
+    if (relayConsole) consoleLines ??= [];
     const headers: Record<string, string> = {};
     const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
     let empty = false;
@@ -303,7 +324,8 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     function finish(outcome: object): string {
       let json: string;
       try {
-        json = stringify({ ok: true, ...outcome, headers, cookies });
+        const relayed = relayConsole && consoleLines!.length > 0 ? consoleLines!.splice(0) : undefined;
+        json = stringify({ ok: true, ...outcome, headers, cookies, console: relayed });
       } catch {
         return NOT_SERIALIZABLE;
       }

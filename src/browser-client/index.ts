@@ -2,6 +2,7 @@ import { createBuild } from './build-tag';
 import { defineComponentElement } from './component-element';
 import { createEventBus } from './event-bus';
 import { createGetAction, createGetData } from './get-data';
+import { createHydrate } from './hydrate';
 import type { Oc } from './oc-global';
 import { createRenderByHref } from './render-by-href';
 import { createElementRendering } from './render-element';
@@ -51,6 +52,7 @@ function start(page: PageWindow): void {
   oc.load = elements.load;
   oc.getData = createGetData(oc);
   oc.getAction = createGetAction(oc);
+  oc.hydrate = createHydrate(oc, types);
   oc.addStylesToHead = (styles) => {
     const style = document.createElement('style');
     style.textContent = styles;

@@ -1,4 +1,5 @@
 import type { EventBus } from './event-bus';
+import type { HydrationUnit } from './hydrate';
 import type { External, NodeCallback, TemplateInfo } from './types';
 
 /** `oc.conf`, set by the page before the client loads (OC's names, so existing pages keep working). */
@@ -103,4 +104,6 @@ export interface Oc {
   require(nameSpace: string | string[] | undefined, url: string | ((value: unknown) => void), callback?: (value: unknown) => void): void;
   requireSeries(toLoad: External[], loaded: unknown[] | ((loaded: unknown[]) => void), callback?: (loaded: unknown[]) => void): void;
   addStylesToHead(styles: string): void;
+  /** Hydrates (or mounts into) a root that a server render of esm or react wrote; called by the script after it. */
+  hydrate(root: Element | null, unit: HydrationUnit): void;
 }

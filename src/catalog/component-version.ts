@@ -3,6 +3,7 @@ import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import type { ComponentCode } from '../sandbox/protocol';
 import type { StorageAdapter } from '../storage/storage-adapter';
+import { templateTypeInfo } from '../templates/template-types';
 import { compileParameterValidator, type ParameterValidator } from './parameter-validator';
 
 /** One published version as the registry uses it: descriptor, validator and code, each prepared once. */
@@ -44,12 +45,18 @@ export class ComponentVersion {
     return this.#code;
   }
 
+  /**
+   * The sandbox evaluates the type's server template: `template.js` itself (es6) or
+   * `template.server.js` (types whose browser code is not a function of the model). Either
+   * registers `oc.components[templateKey] = (props) => html`.
+   */
   async #readCode(): Promise<ComponentCode> {
+    const templateFile = templateTypeInfo(this.templateType)?.serverTemplate ?? 'template.js';
     const [template, server] = await Promise.all([
-      this.#storage.readFile(this.name, this.version, 'template.js'),
+      this.#storage.readFile(this.name, this.version, templateFile),
       this.descriptor.oc.files.dataProvider ? this.#storage.readFile(this.name, this.version, 'server.js') : undefined,
     ]);
-    if (!template) throw new Error(`${this.name}@${this.version} has no template.js in storage.`);
+    if (!template) throw new Error(`${this.name}@${this.version} has no ${templateFile} in storage.`);
     return {
       template: template.toString('utf8'),
       templateKey: this.templateKey,

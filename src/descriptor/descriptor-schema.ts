@@ -16,9 +16,10 @@ export const PATTERNS = {
       '(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$',
     message: 'must be a semantic version (major.minor.patch)',
   },
+  // "handlebars": how OC's older components name their type (the packager writes oc-template-handlebars).
   templateType: {
-    source: '^oc-template-[a-z0-9-]+$',
-    message: 'must be a template type named oc-template-<type> (lowercase letters, digits and dashes)',
+    source: '^(oc-template-[a-z0-9-]+|handlebars)$',
+    message: 'must be a template type named oc-template-<type> (lowercase letters, digits and dashes), or OC\'s legacy "handlebars"',
   },
   hex: { source: '^[0-9a-fA-F]+$', message: 'must be a hex string' },
   // Static folders are copied into the package: no absolute paths, no climbing out with "..".

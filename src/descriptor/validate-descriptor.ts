@@ -83,7 +83,8 @@ function crossFieldProblems(root: Record<string, unknown>): string[] {
 
   // Only judged when both sides are well formed; otherwise the schema already said why.
   const type = template?.type;
-  if (typeof type === 'string' && TEMPLATE_TYPE.test(type) && isRecord(root.devDependencies)) {
+  // OC's legacy "handlebars" type had its compiler built into OC's CLI: no devDependency to ask for.
+  if (typeof type === 'string' && TEMPLATE_TYPE.test(type) && type.startsWith('oc-template-') && isRecord(root.devDependencies)) {
     const compiler = `${type}-compiler`;
     if (!Object.hasOwn(root.devDependencies, compiler)) {
       problems.push(`/devDependencies must include "${compiler}" for template type "${type}"`);

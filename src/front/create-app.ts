@@ -16,6 +16,7 @@ import { registerMetrics } from './routes/metrics';
 import { registerOcClientComponent } from './routes/oc-client-component';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
+import { registerTemplateVendorFiles } from './routes/template-vendor-files';
 
 /** Seconds a client is told to wait (`Retry-After`) when the registry answers 503. */
 const RETRY_AFTER_SECONDS = 1;
@@ -58,6 +59,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerAction(app, services);
   registerOcClientComponent(app, services);
   registerBrowserClient(app);
+  registerTemplateVendorFiles(app, services);
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { TesseraError } from '../errors/errors';
-import { buildProblems } from './compile-template';
 import { contentHash } from '../descriptor/content-hash';
+import { buildProblems } from '../templates/bundle-view';
 
 /** The authoring module, compiled beside this file; components import it as `oc-server`. */
 const OC_SERVER_MODULE = path.join(__dirname, '..', 'oc-server', 'index.js');

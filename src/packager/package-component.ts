@@ -8,6 +8,7 @@ import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
 import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
+import { currentTypeName, SERVER_TEMPLATE, templateTypeInfo } from '../templates/template-types';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
 import { dependencyPolicyPlugin, refuseNativePackages } from './dependency-policy';
@@ -27,12 +28,14 @@ export async function packageComponent(componentDir: string, options: { dependen
   const minify = source.oc.minify !== false;
   const files = new Map<string, Buffer>();
 
-  const template = await compileTemplate(componentDir, source.oc.files.template.src, source.oc.files.template.type, minify);
+  const templateType = currentTypeName(source.oc.files.template.type);
+  const template = await compileTemplate(componentDir, source.oc.files.template.src, templateType, minify);
   files.set('template.js', Buffer.from(template.code));
+  if (template.serverCode !== undefined) files.set(SERVER_TEMPLATE, Buffer.from(template.serverCode));
 
   const oc: PackagedDescriptor['oc'] = {
     ...source.oc,
-    files: { template: { src: 'template.js', type: source.oc.files.template.type, hashKey: template.key }, static: source.oc.files.static ?? [] },
+    files: { template: { src: 'template.js', type: templateType, hashKey: template.key }, static: source.oc.files.static ?? [] },
     packaged: true,
     date: Date.now(),
   };
@@ -75,6 +78,11 @@ export async function packageComponent(componentDir: string, options: { dependen
   }
 
   const descriptor: PackagedDescriptor = { ...source, oc };
+  // OC's older components name their type "handlebars", with no compiler to declare: the package
+  // names the type by its current name, with the compiler that current name requires.
+  if (templateType !== source.oc.files.template.type) {
+    descriptor.devDependencies = { ...source.devDependencies, [`${templateType}-compiler`]: templateTypeInfo(templateType)!.version };
+  }
   const checked = validateDescriptor(descriptor);
   if (!checked.ok) throw new TesseraError('PACKAGE_NOT_VALID', 'The packaged descriptor is not valid.', { details: { problems: checked.problems } });
   files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));

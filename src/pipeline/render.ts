@@ -5,10 +5,11 @@ import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget } from '../sandbox/request-budget';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
-import { isSupportedTemplateType, SUPPORTED_TEMPLATE_TYPES } from '../templates/template-types';
+import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
 import { headersForComponent, scopedCookieName } from './component-cookies';
+import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { wrapHtml } from './wrap-html';
 
 export type RenderMode = 'rendered' | 'unrendered' | 'info';
@@ -50,10 +51,20 @@ export interface RenderResult {
 }
 
 type SandboxAnswer =
-  | { ok: true; html?: string; data?: unknown; empty?: boolean; noModel?: boolean; headers: Record<string, string>; cookies: Cookie[] }
+  | {
+      ok: true;
+      html?: string;
+      data?: unknown;
+      empty?: boolean;
+      noModel?: boolean;
+      headers: Record<string, string>;
+      cookies: Cookie[];
+      /** What the server logic logged, on a development registry when it asked for the development console. */
+      console?: ConsoleLine[];
+    }
   | { ok: false; code: ErrorCode; status?: number; message: string; details?: Record<string, unknown> };
 
-const TEMPLATES = SUPPORTED_TEMPLATE_TYPES.map((type) => ({ type, version: '1.0.0', externals: [] }));
+const TEMPLATES = TEMPLATE_TYPES.map(({ type, version }) => ({ type, version, externals: [] }));
 
 /**
  * The one render function behind GET, batch items, actions and nested renders. Pure of HTTP:
@@ -97,7 +108,7 @@ export class RenderPipeline {
       return { body, headers: {}, cookies: [] };
     }
 
-    if (!isSupportedTemplateType(component.templateType)) {
+    if (!templateTypeInfo(component.templateType)) {
       throw new TesseraError('TEMPLATE_NOT_SUPPORTED', `This registry cannot render template type "${component.templateType}".`);
     }
     this.#checkPlugins(component);
@@ -124,7 +135,7 @@ export class RenderPipeline {
     } else {
       body.html = answer.empty
         ? ''
-        : wrapHtml(answer.html ?? '', {
+        : wrapHtml((answer.html ?? '') + (answer.console ? consoleRelayScript(component.name, component.version, answer.console) : ''), {
             href,
             templateKey: component.templateKey,
             name: component.name,
@@ -158,6 +169,7 @@ export class RenderPipeline {
       mode: request.mode,
       params,
       plugins: component.descriptor.oc.plugins ?? [],
+      relayConsole: this.#config.development,
       component: { name: component.name, version: component.version },
       ctx: {
         acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),

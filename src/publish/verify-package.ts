@@ -3,8 +3,8 @@ import { contentHash } from '../descriptor/content-hash';
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { TesseraError } from '../errors/errors';
-import { isSupportedTemplateType, SUPPORTED_TEMPLATE_TYPES } from '../templates/template-types';
-import { templateKeyProblem } from './template-key';
+import { TEMPLATE_TYPE_NAMES, templateTypeInfo } from '../templates/template-types';
+import { serverTemplateKeyProblem, templateKeyProblem } from './template-key';
 
 /**
  * Checks an unpacked package against the URL it was published to: the descriptor is a valid
@@ -51,12 +51,18 @@ function descriptorFileProblems(descriptor: PackagedDescriptor, files: ReadonlyM
   if (oc.packaged !== true) problems.push('/oc/packaged must be true: publish the output of "tessera package", not the source folder');
 
   const template = oc.files?.template;
-  if (typeof template?.type === 'string' && !isSupportedTemplateType(template.type)) {
-    problems.push(`/oc/files/template/type "${template.type}" is not a template type this registry renders (${SUPPORTED_TEMPLATE_TYPES.join(', ')})`);
+  const typeInfo = typeof template?.type === 'string' ? templateTypeInfo(template.type) : undefined;
+  if (typeof template?.type === 'string' && !typeInfo) {
+    problems.push(`/oc/files/template/type "${template.type}" is not a template type this registry renders (${TEMPLATE_TYPE_NAMES.join(', ')})`);
   }
   const templateFile = files.get('template.js');
   if (!templateFile) problems.push('template.js is missing');
   else if (typeof template?.hashKey === 'string') problems.push(...optional(templateKeyProblem(templateFile, template.hashKey)));
+  if (typeInfo && typeInfo.serverTemplate !== 'template.js') {
+    const serverTemplate = files.get(typeInfo.serverTemplate);
+    if (!serverTemplate) problems.push(`${typeInfo.serverTemplate} is missing (template type ${typeInfo.type} renders on the server with it)`);
+    else if (typeof template?.hashKey === 'string') problems.push(...optional(serverTemplateKeyProblem(serverTemplate, template.hashKey)));
+  }
 
   const provider = oc.files?.dataProvider;
   if (typeof provider === 'object' && provider !== null) {

@@ -8,7 +8,7 @@ t.test('commands refuse wrong arguments with what to do', async (t) => {
   const cases: Array<[string[], string]> = [
     [['init'], 'Error: tessera init needs exactly one component name, e.g. "tessera init my-greeting".\n'],
     [['init', 'My Greeting'], 'Error: "My Greeting" cannot be a component name: it must be kebab-case (lowercase letters, digits and dashes), e.g. "my-greeting".\n'],
-    [['init', 'x-card', '--template', 'react'], 'Error: There is no "react" template; available: es6.\n'],
+    [['init', 'x-card', '--template', 'vue'], 'Error: There is no "vue" template; available: es6, esm, react.\n'],
     [['publish', '.'], 'Error: tessera publish needs the registry\'s address: add --registry <url>, e.g. --registry http://localhost:3030/.\n'],
     [['publish', '.', '--registry', 'ftp://example'], 'Error: --registry must be an http:// or https:// address, not "ftp://example".\n'],
     [['publish', '.', '--registry', 'http://127.0.0.1:9/'], 'Error: No publish token: pass --token <token> or set TESSERA_TOKEN (your registry administrator gives tokens out).\n'],

@@ -40,6 +40,7 @@ t.test('tessera dev serves a folder and picks up an edited view without a restar
   t.match(preview.text, '<h1>publish-greeting <small>1.0.0-dev.2</small></h1>');
   t.match(preview.text, '<label>name <input name="name" value="Bo" placeholder="string"></label>');
   t.match(preview.text, '<p class="greeting">Welcome, Bo!</p>');
+  t.match(preview.text, '<script src="/oc-client/client.js"></script>', 'with the browser client, which hydrates esm and react views');
 
   // Development mode: error bodies carry the stack.
   const missing = await request(`${url}no-such-component`);

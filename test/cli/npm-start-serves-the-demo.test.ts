@@ -15,7 +15,7 @@ t.test('npm start runs "tessera start --with-demo", which publishes and serves e
   const list = await request(url);
   t.same(
     list.body.components,
-    ['hello-world', 'legacy-clock', 'price-tag', 'static-banner', 'weather-badge', 'welcome-panel'].map((name) => `${url}${name}`),
+    ['esm-counter', 'hello-world', 'legacy-clock', 'price-tag', 'react-toggle', 'static-banner', 'weather-badge', 'welcome-panel'].map((name) => `${url}${name}`),
   );
   const hello = await request(`${url}hello-world?name=Ada`);
   t.equal(hello.status, 200);

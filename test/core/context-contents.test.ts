@@ -21,7 +21,12 @@ t.test('the ctx that server logic receives', async (t) => {
     t.equal(data.staticPath, `${url}core-ctx-echo/1.0.0/static/`);
     t.same(data.params, { label: 'hi', count: 2 });
     t.same(data.handlerParams, data.params);
-    t.same(data.templates, [{ type: 'oc-template-es6', version: '1.0.0', externals: [] }]);
+    t.same(data.templates, [
+      { type: 'oc-template-es6', version: '1.0.0', externals: [] },
+      { type: 'oc-template-esm', version: '1.0.0', externals: [] },
+      { type: 'oc-template-react', version: '19.3.1', externals: [] },
+      { type: 'oc-template-handlebars', version: '4.7.10', externals: [] },
+    ]);
     t.same(data.state, { seenCount: 2 }, 'the middleware result');
   });
 

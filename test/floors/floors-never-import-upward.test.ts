@@ -43,3 +43,17 @@ t.test('the front never builds sandbox objects; the packager never loads the san
   t.same(violations('src/front', ['src/sandbox']), [], 'the front');
   t.same(violations('src/packager', ['workers']), [], 'the packager');
 });
+
+t.test('the runtime knows template types by their names only: it never loads a compiler (esbuild stays with the packager)', async (t) => {
+  const compilers = /^src\/templates\/(.+\/compile|bundle-view|template-compiler|build-vendor-files)$/;
+  for (const floor of ['src/front', 'src/pipeline', 'src/catalog', 'src/sandbox', 'src/storage', 'src/publish', 'src/metrics']) {
+    const loaded = importsUnder(floor).flatMap(({ file, imports }) => imports.filter((imported) => compilers.test(imported)).map((imported) => `${file} → ${imported}`));
+    t.same(loaded, [], floor);
+  }
+  const infos = importsUnder('src/templates').filter(({ file }) => /\/(info|template-types|template-wrapper|vendor-files)\.ts$/.test(file));
+  t.same(
+    infos.flatMap(({ file, imports }) => imports.filter((imported) => compilers.test(imported)).map((imported) => `${file} → ${imported}`)),
+    [],
+    "the types' runtime side",
+  );
+});

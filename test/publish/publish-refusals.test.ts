@@ -127,7 +127,7 @@ t.test('the descriptor must be a valid packaged descriptor; every problem is lis
     d.oc.state = 'retired';
     d.oc.packaged = undefined;
     d.devDependencies = {};
-    d.oc.files.template.type = 'oc-template-react';
+    d.oc.files.template.type = 'oc-template-jade';
   });
   const invalid = await put(url, 'publish-greeting/1.0.0', await packTarball(broken));
   t.equal(invalid.status, 400);
@@ -135,9 +135,9 @@ t.test('the descriptor must be a valid packaged descriptor; every problem is lis
     invalid.body,
     notValid([
       '/oc/state must be one of: active, experimental, deprecated',
-      '/devDependencies must include "oc-template-react-compiler" for template type "oc-template-react"',
+      '/devDependencies must include "oc-template-jade-compiler" for template type "oc-template-jade"',
       '/oc/packaged must be true: publish the output of "tessera package", not the source folder',
-      '/oc/files/template/type "oc-template-react" is not a template type this registry renders (oc-template-es6)',
+      '/oc/files/template/type "oc-template-jade" is not a template type this registry renders (oc-template-es6, oc-template-esm, oc-template-react, oc-template-handlebars)',
     ]),
   );
 

@@ -1,3 +1,4 @@
+import { loadViewWithRuntime } from './registry-runtime';
 import type { TemplateRenderer } from './template-renderer';
 
 interface HandlebarsRuntime {
@@ -6,11 +7,13 @@ interface HandlebarsRuntime {
 
 /**
  * `oc-template-handlebars` (OC's legacy components): the compiled view is a Handlebars template
- * spec run by the Handlebars runtime, which the page provides or which is loaded from the URL OC's
- * client uses (a page on a closed network loads its own copy first, or sets `oc.conf.templates`).
+ * spec run by the Handlebars runtime: the page's own `Handlebars` when it has one, else the one
+ * the component's registry serves (`/oc-client/vendor/handlebars.js`; no CDN, pages may be on a
+ * closed network).
  */
 export const handlebars: TemplateRenderer = {
-  externals: [{ global: 'Handlebars', url: 'https://cdnjs.cloudflare.com/ajax/libs/handlebars.js/4.7.7/handlebars.runtime.min.js' }],
+  externals: [],
+  loadView: (template) => loadViewWithRuntime(template, { global: 'Handlebars', file: 'handlebars.js' }),
   render(view, props) {
     const runtime = (window as unknown as { Handlebars?: HandlebarsRuntime }).Handlebars;
     if (!runtime) throw new Error('the Handlebars runtime is not loaded');

@@ -10,12 +10,15 @@ const TEMPLATES_DIR = path.join(__dirname, '..', '..', '..', '..', 'src', 'cli',
 
 export const initCommand: Command = {
   summary: 'Create a component folder ready to package and publish',
-  usage: `Usage: tessera init <name> [--template es6]
+  usage: `Usage: tessera init <name> [--template es6|esm|react]
 
 Creates the folder <name> holding a working component: package.json, a server entry
-(src/entry.server.ts) with one parameter, a view (src/view.js), a static folder (public/) and a
-README. "tessera package <name>" and "tessera publish <name>" accept it as is.
-  --template <type>   the view's template type; available: es6 (the default)`,
+(src/entry.server.ts) with one parameter, a view, a static folder (public/) and a README.
+"tessera package <name>" and "tessera publish <name>" accept it as is.
+  --template <type>   the view's template type:
+                        es6 (the default)  src/view.js, a function from the model to HTML
+                        esm                src/entry.client.tsx, a Preact component, hydrated
+                        react              src/entry.client.tsx, a React component, hydrated`,
   async run(argv) {
     const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { template: { type: 'string', default: 'es6' } } });
     if (positionals.length !== 1) throw new CliError('tessera init needs exactly one component name, e.g. "tessera init my-greeting".');

@@ -4,8 +4,8 @@ import { escapeHtml } from '../../pipeline/escape-html';
 
 /**
  * `GET /~preview/:name` on the development registry: a page showing the newest build rendered with
- * the query's parameters, a form for those parameters, the error with its stack when rendering
- * fails, and a script that reloads the page when a new build is served.
+ * the query's parameters (made live by the browser client), a form for those parameters, the error
+ * with its stack when rendering fails, and a script that reloads the page when a new build is served.
  */
 export function registerPreview(app: FastifyInstance, catalog: Catalog): void {
   app.get('/~preview/:name', async (request: FastifyRequest<{ Params: { name: string }; Querystring: Record<string, string> }>, reply) => {
@@ -28,7 +28,8 @@ export function registerPreview(app: FastifyInstance, catalog: Catalog): void {
         `<style>body{font-family:system-ui,sans-serif;margin:2rem}header{border-bottom:1px solid #ccc;margin-bottom:1rem}.error{color:#a00;white-space:pre-wrap}</style></head><body>` +
         `<header><h1>${escapeHtml(name)} <small>${escapeHtml(latest?.version ?? 'not built')}</small></h1>` +
         `${parameterForm(latest?.descriptor.oc.parameters ?? {}, request.query)} <a href="/${escapeHtml(name)}/~info">info</a></header>` +
-        `${content}${reloadScript(name, latest?.version ?? '')}</body></html>`,
+        // The browser client hydrates esm and react components, and replays the development console.
+        `${content}<script src="/oc-client/client.js"></script>${reloadScript(name, latest?.version ?? '')}</body></html>`,
     );
   });
 }

@@ -1,0 +1,10 @@
+import { useState } from 'preact/hooks';
+
+export default function Counter(props: { name: string }) {
+  const [count, setCount] = useState(0);
+  return (
+    <p class="bench-memory">
+      Hello, {props.name}! <button onClick={() => setCount(count + 1)}>{count}</button>
+    </p>
+  );
+}

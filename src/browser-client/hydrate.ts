@@ -1,0 +1,45 @@
+import type { Oc } from './oc-global';
+import type { TemplateTypes } from './template-types';
+import { isMountingView } from './templates/mounting-view';
+import type { ViewProps } from './types';
+
+/**
+ * What a server render of oc-template-esm or oc-template-react writes after its markup
+ * (src/templates/hydration-unit.js), handed to `oc.hydrate` by the script that follows the markup.
+ */
+export interface HydrationUnit {
+  type: string;
+  key: string;
+  /** The component's `template.js`. */
+  src?: string;
+  /** `hydrate` the server's markup, or `mount` into the empty element (OC's esm form, rendered only in browsers). */
+  mode: 'hydrate' | 'mount';
+  /** The props the server rendered with: the first browser render must be the same. */
+  props: ViewProps;
+}
+
+/**
+ * `oc.hydrate(root, unit)`: makes server-rendered markup live. Runs wherever the markup is: in the
+ * page's own HTML (a site that rendered the component on its server) or inserted by this client
+ * from a rendered answer. Each root is hydrated once, and marked `data-oc-hydrated="true"` then.
+ */
+export function createHydrate(oc: Oc, types: TemplateTypes): Oc['hydrate'] {
+  const started = new WeakSet<Element>();
+  return (root, unit) => {
+    if (!root || started.has(root) || typeof unit?.src !== 'string') return;
+    started.add(root);
+    const template = { src: unit.src, type: unit.type, key: unit.key };
+    const renderer = types.rendererOf(unit.type);
+    const loading = renderer?.loadView
+      ? renderer.loadView(template)
+      : new Promise((resolve) => oc.require(['oc', 'components', unit.key], template.src, resolve));
+    loading
+      .then((view) => {
+        if (!isMountingView(view)) throw new Error(`Error getting compiled view: ${template.src}`);
+        view[unit.mode === 'mount' ? 'mount' : 'hydrate'](root, unit.props);
+        // Pages (and tests) can tell live markup from markup still waiting for its view.
+        root.setAttribute('data-oc-hydrated', 'true');
+      })
+      .catch((error: unknown) => console.error(error));
+  };
+}

@@ -1,0 +1,4 @@
+.{{name}} {
+  font-family: system-ui, sans-serif;
+  font-weight: 600;
+}
