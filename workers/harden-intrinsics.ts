@@ -56,6 +56,12 @@ export function hardenIntrinsics(global: any): void {
   // could commit gigabytes), so the sandbox has no WebAssembly.
   delete global.WebAssembly;
 
+  // An isolate runs one thread: nothing tenant code starts can ever wake `Atomics.wait`, so a call
+  // only parks an isolate thread of the host until the time limit (the prelude keeps its own copy
+  // for plugin calls, which the host does wake).
+  delete global.Atomics.wait;
+  delete global.Atomics.waitAsync;
+
   // Resizable and growable buffers (`new ArrayBuffer(n, {maxByteLength})`) reserve and commit memory
   // outside the isolate's allocator, escaping its memory limit too: their constructors refuse the
   // option. Each replacement shares the original's prototype (so `instanceof` holds) and becomes its
