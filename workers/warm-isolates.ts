@@ -1,7 +1,12 @@
 import { ComponentIsolate, type BridgeForwarder } from './component-isolate';
 import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
 
-type Entry = Promise<ComponentIsolate | string>;
+interface Entry {
+  /** The isolate being built, or the failure JSON of a component that cannot load. */
+  readonly building: Promise<ComponentIsolate | string>;
+  /** Set once built. */
+  isolate?: ComponentIsolate;
+}
 
 /**
  * A host's warm isolates, one per component version, least recently used first. Bounded by count and
@@ -14,7 +19,6 @@ export class WarmIsolates {
   readonly #onLost: (key: string) => void;
   readonly #entries = new Map<string, Entry>();
   #heapBytes = 0;
-  #count = 0;
 
   constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (key: string) => void) {
     this.#limits = limits;
@@ -29,7 +33,7 @@ export class WarmIsolates {
   async get(key: string, code: ComponentCode | undefined): Promise<ComponentIsolate | string | undefined> {
     const entry = this.#entries.get(key);
     if (entry) {
-      const ready = await entry;
+      const ready = await entry.building;
       if (this.#entries.get(key) === entry) {
         this.#entries.delete(key);
         if (typeof ready !== 'string' && ready.usable) {
@@ -41,68 +45,61 @@ export class WarmIsolates {
       if (typeof ready === 'string') return ready;
     }
     if (!code) return undefined;
-    const created = ComponentIsolate.create(code, this.#limits, this.#forward, () => this.#onLost(key));
+    const created: Entry = { building: ComponentIsolate.create(code, this.#limits, this.#forward, () => this.#onLost(key)) };
     this.#entries.set(key, created);
     this.#evictBeyond(this.#limits.maxWarmIsolates);
-    const ready = await created;
-    if (typeof ready === 'string' && this.#entries.get(key) === created) this.#entries.delete(key);
+    const ready = await created.building;
+    if (typeof ready !== 'string') created.isolate = ready;
+    else if (this.#entries.get(key) === created) this.#entries.delete(key);
     return ready;
   }
 
   /** Reads the heap of every built isolate, then evicts the coldest while over the byte budget. */
   async measure(): Promise<void> {
-    const isolates = await this.#built();
-    const heaps = await Promise.all(isolates.map(([, isolate]) => isolate.heapBytes()));
-    this.#count = isolates.length;
+    const built = this.#built();
+    const heaps = await Promise.all(built.map(([, isolate]) => isolate.heapBytes()));
     this.#heapBytes = heaps.reduce((sum, bytes) => sum + bytes, 0);
-    if (this.#heapBytes > this.#limits.warmIsolateBytes) {
-      const byKey = new Map(isolates.map(([key], index) => [key, heaps[index]!]));
-      let bytes = this.#heapBytes;
-      for (const [key, entry] of this.#entries) {
-        if (bytes <= this.#limits.warmIsolateBytes) break;
-        if (!byKey.has(key)) continue;
-        bytes -= byKey.get(key)!;
-        this.#drop(key, entry);
-      }
+    let bytes = this.#heapBytes;
+    for (const [index, [key]] of built.entries()) {
+      if (bytes <= this.#limits.warmIsolateBytes) break;
+      bytes -= heaps[index]!;
+      this.#drop(key);
     }
   }
 
   /** Disposes the isolates that ran code while no execution was in them. */
-  async checkIdle(): Promise<void> {
-    for (const [, isolate] of await this.#built()) isolate.checkIdle();
+  checkIdle(): void {
+    for (const [, isolate] of this.#built()) isolate.checkIdle();
   }
 
+  /** Isolates built and usable. */
   get count(): number {
-    return this.#count;
+    return this.#built().length;
   }
 
+  /** Their heap at the last `measure`. */
   get heapBytes(): number {
     return this.#heapBytes;
   }
 
-  /** The isolates built and usable, without waiting on those still building. */
-  async #built(): Promise<Array<[string, ComponentIsolate]>> {
-    // Racing each entry against a settled promise answers the entry when it has settled, and
-    // undefined (at once) when it has not.
-    const entries = [...this.#entries];
-    const settled = await Promise.all(entries.map(([, entry]) => Promise.race([entry, Promise.resolve(undefined)])));
+  /** The isolates built and usable, least recently used first. */
+  #built(): Array<[string, ComponentIsolate]> {
     const built: Array<[string, ComponentIsolate]> = [];
-    settled.forEach((isolate, index) => {
-      if (isolate instanceof ComponentIsolate && isolate.usable) built.push([entries[index]![0], isolate]);
-    });
+    for (const [key, { isolate }] of this.#entries) if (isolate?.usable) built.push([key, isolate]);
     return built;
   }
 
   #evictBeyond(maxCount: number): void {
-    for (const [key, entry] of this.#entries) {
+    for (const key of this.#entries.keys()) {
       if (this.#entries.size <= maxCount) return;
-      this.#drop(key, entry);
+      this.#drop(key);
     }
   }
 
-  #drop(key: string, entry: Entry): void {
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
     this.#entries.delete(key);
-    void entry.then((isolate) => {
+    void entry?.building.then((isolate) => {
       if (typeof isolate !== 'string') isolate.disposeWhenIdle();
     });
   }
