@@ -11,7 +11,7 @@ export class ComponentVersion {
   readonly name: string;
   readonly version: string;
   readonly descriptor: PackagedDescriptor;
-  /** Identifies this version's code in the sandbox workers. */
+  /** Identifies this version's code in the sandbox hosts. */
   readonly sandboxKey: string;
   readonly validateParameters: ParameterValidator;
   readonly env: Record<string, string>;

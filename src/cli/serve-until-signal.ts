@@ -11,7 +11,7 @@ export async function serveUntilSignal(registry: Registry, port: number, cleanup
   try {
     url = await registry.listen();
   } catch (error) {
-    // A taken port must end the process, not leave the worker pool running.
+    // A taken port must end the process, not leave the sandbox hosts running.
     await registry.close();
     await cleanup();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`Port ${port} is in use; choose another with --port, e.g. --port ${port + 1}.`);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { hostsCpuShare, workersUp } from './wait-for';
+import { hostsCpuShare, hostsUp } from './wait-for';
 
 const LIMIT_MS = 1000;
 const NAME = 'hostile-busy-after-nested';
@@ -12,7 +12,7 @@ t.test('a loop after an awaited nested render, with calm requests beside it: cod
     config.limits.executionTimeoutMs = LIMIT_MS;
   });
   const { url, registry } = started;
-  await workersUp(registry, 1);
+  await hostsUp(registry, 1);
   for (let i = 0; i < 8; i++) t.equal((await request(`${url}${NAME}`)).status, 200, `calm answer ${i}`);
 
   const spinning = request(`${url}${NAME}?spin=true`);

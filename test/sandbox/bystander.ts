@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEMO, request, type StartedRegistry } from '../helpers/start-registry';
-import { workersUp } from './wait-for';
+import { hostsUp } from './wait-for';
 
 /** A well-behaved component published beside the hostile ones in every sandbox test. */
 export const BYSTANDER = path.join(DEMO, 'hello-world');
@@ -33,7 +33,7 @@ interface Test extends Assert {
 }
 
 /**
- * Waits for every worker to start and renders the bystander once, then requests a hostile
+ * Waits for every host to start and renders the bystander once, then requests a hostile
  * component while the bystander renders concurrently, checks the hostile answer exactly, and
  * renders the bystander once more right after. With `outlasts`, the hostile
  * request must still be running when the concurrent bystander has already answered. Answers how
@@ -46,7 +46,7 @@ export async function hostileBesideBystander(
   expected: { status: number; body: unknown },
   options: { outlasts?: boolean } = {},
 ): Promise<number> {
-  await workersUp(started.registry, started.registry.pool.size);
+  await hostsUp(started.registry, started.registry.pool.size);
   await bystanderRenders(t, started, 'Before', `${hostilePath}: bystander before`);
   const startedAt = performance.now();
   let hostileDone = false;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { until, warmIsolates, workersUp } from './wait-for';
+import { until, warmIsolates, hostsUp } from './wait-for';
 
 t.test('one hot component runs at most its cap; its excess waits in its own queue, then OVERLOADED; others are not held up', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
@@ -10,7 +10,7 @@ t.test('one hot component runs at most its cap; its excess waits in its own queu
     config.limits.executionTimeoutMs = 1000;
   });
   const { registry, url } = started;
-  await workersUp(registry, 2);
+  await hostsUp(registry, 2);
   await bystanderRenders(t, started, 'Before', 'before the hot component');
 
   let hotAnswered = 0;

@@ -2,7 +2,7 @@ import t from 'tap';
 import { packageComponent } from '../../src/packager/package-component';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { hostsResidentBytes, until, workersUp } from './wait-for';
+import { hostsResidentBytes, until, hostsUp } from './wait-for';
 
 t.test('a host past hostMemoryMb is drained and replaced; its requests are answered', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-intl-hoard'), BYSTANDER], (config) => {
@@ -10,7 +10,7 @@ t.test('a host past hostMemoryMb is drained and replaced; its requests are answe
     config.limits.hostMemoryMb = 96;
   });
   const { registry, url } = started;
-  await workersUp(registry, 1);
+  await hostsUp(registry, 1);
   const [first] = registry.pool.hostProcessIds();
   await bystanderRenders(t, started, 'Before', 'the bystander is warm on the host');
   t.ok(hostsResidentBytes(registry) < 96 * 2 ** 20, `a fresh host is within the limit (${Math.round(hostsResidentBytes(registry) / 2 ** 20)} MB)`);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { hostsResidentBytes, workersUp } from './wait-for';
+import { hostsResidentBytes, hostsUp } from './wait-for';
 
 const NAME = 'hostile-intl-hoard';
 
@@ -9,7 +9,7 @@ t.test('Intl objects kept in module state cannot grow a host past the memory lim
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
     config.limits.sandboxHosts = 1;
   });
-  await workersUp(started.registry, 1);
+  await hostsUp(started.registry, 1);
   await bystanderRenders(t, started, 'Before', 'bystander before');
   const before = hostsResidentBytes(started.registry);
   // Each request keeps 1500 formatters (about 40 MB outside the heap): past 1000 the isolate is

@@ -2,14 +2,14 @@ import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
-import { hostsResidentBytes, until, workersUp } from './wait-for';
+import { hostsResidentBytes, until, hostsUp } from './wait-for';
 
 const NAME = 'hostile-memory-catastrophic';
 
 t.test('an allocation V8 itself cannot survive costs its host a recycle: MEMORY_LIMIT_EXCEEDED at once, then quarantine', async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
   const { registry, url } = started;
-  await workersUp(registry, 2);
+  await hostsUp(registry, 2);
   await bystanderRenders(t, started, 'Before', 'bystander before');
   const residentBefore = hostsResidentBytes(registry);
 

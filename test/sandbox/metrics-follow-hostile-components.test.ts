@@ -2,7 +2,7 @@ import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
-import { workersUp } from './wait-for';
+import { hostsUp } from './wait-for';
 
 t.test('GET /metrics parses, and its counters move as hostile components are stopped', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-sync-loop'), fixture('hostile-memory-array'), fixture('hostile-stack-overflow'), BYSTANDER], (config) => {
@@ -10,7 +10,7 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
     config.limits.memoryMb = 16;
   });
   const { url, registry } = started;
-  await workersUp(registry, 2);
+  await hostsUp(registry, 2);
   const scrape = async () => {
     const response = await request(`${url}metrics`);
     t.equal(response.status, 200);

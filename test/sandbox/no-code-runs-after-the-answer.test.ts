@@ -1,13 +1,13 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { hostsCpuShare, workersUp } from './wait-for';
+import { hostsCpuShare, hostsUp } from './wait-for';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('loops waiting on nested renders that settle after the answer never run', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-orphan-loop'), BYSTANDER]);
-  await workersUp(started.registry, 2);
+  await hostsUp(started.registry, 2);
   for (let round = 0; round < 3; round++) {
     const { status, body } = await request(`${started.url}hostile-orphan-loop`);
     t.equal(status, 200, `round ${round}: answered`);
@@ -21,7 +21,7 @@ t.test('loops waiting on nested renders that settle after the answer never run',
 
 t.test('children still running when their root answers are cancelled', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-orphan-children'), fixture('hostile-sync-loop'), BYSTANDER]);
-  await workersUp(started.registry, 2);
+  await hostsUp(started.registry, 2);
   const sent = performance.now();
   const { status, body } = await request(`${started.url}hostile-orphan-children`);
   t.equal(status, 200);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { hostsCpuShare, workersUp } from './wait-for';
+import { hostsCpuShare, hostsUp } from './wait-for';
 
 const NAME = 'hostile-spin-after-return';
 
@@ -9,7 +9,7 @@ t.test('a loop queued behind its own answer is stopped: coded answer, nothing le
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
     config.limits.executionTimeoutMs = 1000;
   });
-  await workersUp(started.registry, 2);
+  await hostsUp(started.registry, 2);
   const { status, body } = await request(`${started.url}${NAME}`);
   t.same(
     { status, body },

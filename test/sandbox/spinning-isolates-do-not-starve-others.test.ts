@@ -3,7 +3,7 @@ import t from 'tap';
 import { packageComponent } from '../../src/packager/package-component';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
-import { warmIsolates, workersUp } from './wait-for';
+import { warmIsolates, hostsUp } from './wait-for';
 
 // isolated-vm runs isolates on a pool of (CPUs + 1) threads: spin on more than that.
 const POOL_THREADS = os.availableParallelism() + 1;
@@ -22,7 +22,7 @@ t.test('more spinning isolates than sandbox threads do not starve other componen
     await started.registry.storage.writeVersion('hostile-sync-loop', version, files);
     await started.registry.catalog.add('hostile-sync-loop', version);
   }
-  await workersUp(started.registry, 2);
+  await hostsUp(started.registry, 2);
   await bystanderRenders(t, started, 'Before', 'before the spinning starts');
 
   let spinnersAnswered = 0;

@@ -4,7 +4,7 @@ import { BYSTANDER, bystanderRenders } from './bystander';
 
 t.test('what one component writes to its global object, another cannot read', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-global-writer'), fixture('hostile-global-reader'), BYSTANDER], (config) => {
-    config.limits.sandboxHosts = 1; // all three components live in the same worker thread
+    config.limits.sandboxHosts = 1; // all three components live in the same host
   });
   const unrendered = { headers: { accept: 'application/vnd.oc.unrendered+json' } };
   const [wrote] = await Promise.all([

@@ -6,12 +6,12 @@ export async function until(condition: () => boolean | Promise<boolean>): Promis
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** Waits until every sandbox worker has started and answers, so that timings do not include a worker's start. */
-export async function workersUp(registry: Registry, workers: number): Promise<void> {
-  await until(async () => registry.pool.stats().hosts === workers);
+/** Waits until every sandbox host has started and answers, so that timings do not include a host's start. */
+export async function hostsUp(registry: Registry, hosts: number): Promise<void> {
+  await until(async () => registry.pool.stats().hosts === hosts);
 }
 
-/** Waits until the workers hold at least `count` warm isolates (one per component version being run). */
+/** Waits until the hosts hold at least `count` warm isolates (one per component version being run). */
 export async function warmIsolates(registry: Registry, count: number): Promise<void> {
   await until(async () => registry.pool.stats().warmIsolates >= count);
 }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 
-t.test('plugin calls made at once from isolates on several workers are all answered promptly', async (t) => {
+t.test('plugin calls made at once from isolates on several hosts are all answered promptly', async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-plugins')], (config) => {
     config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 2000;
