@@ -28,6 +28,8 @@ const preludeLimits = (limits: SandboxLimits): PreludeLimits => ({
 /** The answer of an execution that was cancelled: the host sends nothing for it. */
 export const CANCELLED = 'cancelled';
 
+/** How long an execution may run without awaiting before its isolate counts as known busy. */
+const BUSY_AFTER_MS = 100;
 /** How long a disposed isolate's running script has to stop before the isolate counts as lost. */
 const STOP_WAIT_MS = 1000;
 /** How long a cancelled execution that is still running gets to finish before its isolate goes. */
@@ -54,6 +56,8 @@ interface Execution {
   cancelled: boolean;
   /** The isolate has not settled the call that runs it. */
   running: boolean;
+  /** Since when it has had code to run (its start, or its last bridge answer), while it awaits nothing. */
+  runnableSince: number;
 }
 
 /** Resolves `fallback()` after `ms` unless `promise` settles first; the timer never outlives the race. */
@@ -151,8 +155,17 @@ export class ComponentIsolate {
     return !this.#isolate.isDisposed && !this.#retiring;
   }
 
-  get busy(): boolean {
-    return this.#executions.size > 0;
+  /**
+   * Known busy: an execution in it has had code to run for longer than BUSY_AFTER_MS without
+   * awaiting anything from outside (a loop, or work queued behind one). A new execution would wait
+   * for it, so the host runs it in another isolate of the version instead.
+   */
+  get knownBusy(): boolean {
+    const since = performance.now() - BUSY_AFTER_MS;
+    for (const execution of this.#executions.values()) {
+      if (execution.running && execution.calls.size === 0 && execution.runnableSince < since) return true;
+    }
+    return false;
   }
 
   /**
@@ -169,6 +182,7 @@ export class ComponentIsolate {
         finish,
         cancelled: false,
         running: true,
+        runnableSince: performance.now(),
       };
       this.#executions.set(id, execution);
       this.#run!.apply(undefined, [inputJson, id], asyncCall(timeoutMs)).then(
@@ -266,7 +280,9 @@ export class ComponentIsolate {
     return new Promise((resolve) => {
       execution.calls.add(resolve);
       void this.#forward(id, op, payload).then((answer) => {
-        if (execution.calls.delete(resolve)) resolve(answer);
+        if (!execution.calls.delete(resolve)) return;
+        execution.runnableSince = performance.now();
+        resolve(answer);
       });
     });
   }

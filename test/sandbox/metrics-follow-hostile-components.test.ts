@@ -2,7 +2,7 @@ import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
-import { hostsUp } from './wait-for';
+import { hostsUp, until } from './wait-for';
 
 t.test('GET /metrics parses, and its counters move as hostile components are stopped', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-sync-loop'), fixture('hostile-memory-array'), fixture('hostile-stack-overflow'), BYSTANDER], (config) => {
@@ -37,6 +37,8 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
   );
   t.same(statuses, [200, 200, 504, 500, 500, 404, 404, 404]);
 
+  // Hosts read their isolates' heaps every 2 s.
+  await until(() => registry.pool.stats().heapBytes > 100_000);
   const after = await scrape();
   const renders = (component: string, outcome: string) => valueOf(after, 'tessera_renders_total', { component, version: '1.0.0', outcome });
   t.equal(renders('hello-world', 'ok'), 2);
