@@ -1,6 +1,6 @@
 /**
  * What crosses between the front and a sandbox host process. Messages travel in arrays, one array
- * per event-loop turn each way (see channel.ts), over Node's IPC channel with V8 serialization.
+ * per event-loop turn each way (see outbox.ts), over Node's IPC channel with V8 serialization.
  * Values are plain data: strings of JSON for what tenant code produced or reads.
  */
 
