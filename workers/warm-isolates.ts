@@ -1,77 +1,115 @@
 import { ComponentIsolate, type BridgeForwarder } from './component-isolate';
 import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
 
-type Entry = Promise<ComponentIsolate | string>;
+/**
+ * Versions of one component sharing one isolate, at most. Contexts of one isolate share its memory
+ * limit; past this many the component's next versions get another isolate.
+ */
+export const VERSIONS_PER_ISOLATE = 16;
+
+interface WarmVersion {
+  readonly isolate: ComponentIsolate;
+  /** Settles when the version's context is built: undefined, or the failure JSON. */
+  readonly built: Promise<string | undefined>;
+  ready: boolean;
+}
 
 /**
- * A host's warm isolates, one per component version, least recently used first. Bounded by count and
- * by the heap bytes they hold together (read every `measure`), so a host's memory stays within its
- * budget however many versions its tenants publish.
+ * A host's warm versions, least recently used first. Each is a context in its component's isolate
+ * (a component's versions share isolates, different components never do). Bounded by count and by
+ * the heap they hold together (read every `measure`), so a host's memory stays within its budget
+ * however many versions its tenants publish.
  */
 export class WarmIsolates {
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
-  readonly #onLost: (key: string) => void;
-  readonly #entries = new Map<string, Entry>();
+  readonly #onLost: (keys: string[]) => void;
+  /** By version key, least recently used first. */
+  readonly #versions = new Map<string, WarmVersion>();
+  /** Each component's isolates, by component name. */
+  readonly #isolates = new Map<string, ComponentIsolate[]>();
   #heapBytes = 0;
   #count = 0;
 
-  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (key: string) => void) {
+  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
     this.#limits = limits;
     this.#forward = forward;
     this.#onLost = onLost;
   }
 
-  /**
-   * The version's usable isolate, built from `code` when there is none; undefined when it must be
-   * built and no code came; a failure JSON when the component cannot load (retried next time).
-   */
-  async get(key: string, code: ComponentCode | undefined): Promise<ComponentIsolate | string | undefined> {
-    const entry = this.#entries.get(key);
-    if (entry) {
-      const ready = await entry;
-      if (this.#entries.get(key) === entry) {
-        this.#entries.delete(key);
-        if (typeof ready !== 'string' && ready.usable) {
-          this.#entries.set(key, entry); // re-inserted: the map's order is least recently used first
-          return ready;
-        }
-        if (typeof ready !== 'string') ready.disposeWhenIdle();
-      }
-      if (typeof ready === 'string') return ready;
-    }
-    if (!code) return undefined;
-    const created = ComponentIsolate.create(code, this.#limits, this.#forward, () => this.#onLost(key));
-    this.#entries.set(key, created);
-    this.#evictBeyond(this.#limits.maxWarmIsolates);
-    const ready = await created;
-    if (typeof ready === 'string' && this.#entries.get(key) === created) this.#entries.delete(key);
-    return ready;
+  /** The isolate holding the version's built context, when there is a usable one: the common case, with no promise. */
+  ready(key: string): ComponentIsolate | undefined {
+    const warm = this.#versions.get(key);
+    if (!warm?.ready || !warm.isolate.usable) return undefined;
+    // Re-inserted: the map's order is least recently used first.
+    this.#versions.delete(key);
+    this.#versions.set(key, warm);
+    return warm.isolate;
   }
 
-  /** Reads the heap of every built isolate, then evicts the coldest while over the byte budget. */
-  async measure(): Promise<void> {
-    const isolates = await this.#built();
-    const heaps = await Promise.all(isolates.map(([, isolate]) => isolate.heapBytes()));
-    this.#count = isolates.length;
-    this.#heapBytes = heaps.reduce((sum, bytes) => sum + bytes, 0);
-    if (this.#heapBytes > this.#limits.warmIsolateBytes) {
-      const byKey = new Map(isolates.map(([key], index) => [key, heaps[index]!]));
-      let bytes = this.#heapBytes;
-      for (const [key, entry] of this.#entries) {
-        if (bytes <= this.#limits.warmIsolateBytes) break;
-        if (!byKey.has(key)) continue;
-        bytes -= byKey.get(key)!;
-        this.#drop(key, entry);
+  /**
+   * The isolate holding the version's context, built from `code` when there is none; undefined when
+   * it must be built and no code came; a failure JSON when the version cannot load (retried next time).
+   */
+  async get(component: string, key: string, code: ComponentCode | undefined): Promise<ComponentIsolate | string | undefined> {
+    const warm = this.#versions.get(key);
+    if (warm) {
+      const failed = await warm.built;
+      if (this.#versions.get(key) === warm) {
+        if (failed === undefined && warm.isolate.usable) return this.ready(key);
+        this.#drop(key, warm);
       }
+      if (failed !== undefined) return failed;
+    }
+    if (!code) return undefined;
+    const isolate = this.#isolateFor(component);
+    const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false };
+    this.#versions.set(key, entry);
+    this.#evictBeyond(this.#limits.maxWarmIsolates);
+    const failed = await entry.built;
+    if (this.#versions.get(key) === entry) {
+      if (failed === undefined) entry.ready = true;
+      else this.#versions.delete(key);
+    }
+    return failed ?? isolate;
+  }
+
+  /** A usable isolate of the component with room for one more version, or a new one. */
+  #isolateFor(component: string): ComponentIsolate {
+    const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
+    let isolate = isolates.find((candidate) => candidate.versionCount < VERSIONS_PER_ISOLATE);
+    if (!isolate) {
+      isolate = new ComponentIsolate(this.#limits, this.#forward, this.#onLost);
+      isolates.push(isolate);
+    }
+    this.#isolates.set(component, isolates);
+    return isolate;
+  }
+
+  /** Reads the heap of every isolate, then evicts the coldest versions while over the byte budget. */
+  async measure(): Promise<void> {
+    const isolates = this.#usableIsolates();
+    const heaps = await Promise.all(isolates.map((isolate) => isolate.heapBytes()));
+    this.#heapBytes = heaps.reduce((sum, bytes) => sum + bytes, 0);
+    this.#count = [...this.#versions.values()].filter((warm) => warm.ready).length;
+    if (this.#heapBytes <= this.#limits.warmIsolateBytes) return;
+    // Each version is credited its share of its isolate's heap.
+    const share = new Map(isolates.map((isolate, index) => [isolate, heaps[index]! / Math.max(1, isolate.versionCount)]));
+    let bytes = this.#heapBytes;
+    for (const [key, warm] of this.#versions) {
+      if (bytes <= this.#limits.warmIsolateBytes) break;
+      if (!warm.ready) continue;
+      bytes -= share.get(warm.isolate) ?? 0;
+      this.#drop(key, warm);
     }
   }
 
   /** Disposes the isolates that ran code while no execution was in them. */
-  async checkIdle(): Promise<void> {
-    for (const [, isolate] of await this.#built()) isolate.checkIdle();
+  checkIdle(): void {
+    for (const isolate of this.#usableIsolates()) isolate.checkIdle();
   }
 
+  /** Warm versions, at the last measure. */
   get count(): number {
     return this.#count;
   }
@@ -80,30 +118,27 @@ export class WarmIsolates {
     return this.#heapBytes;
   }
 
-  /** The isolates built and usable, without waiting on those still building. */
-  async #built(): Promise<Array<[string, ComponentIsolate]>> {
-    // Racing each entry against a settled promise answers the entry when it has settled, and
-    // undefined (at once) when it has not.
-    const entries = [...this.#entries];
-    const settled = await Promise.all(entries.map(([, entry]) => Promise.race([entry, Promise.resolve(undefined)])));
-    const built: Array<[string, ComponentIsolate]> = [];
-    settled.forEach((isolate, index) => {
-      if (isolate instanceof ComponentIsolate && isolate.usable) built.push([entries[index]![0], isolate]);
-    });
-    return built;
+  #usableIsolates(): ComponentIsolate[] {
+    const usable: ComponentIsolate[] = [];
+    for (const [component, isolates] of this.#isolates) {
+      const kept = isolates.filter((isolate) => isolate.usable);
+      if (kept.length === 0) this.#isolates.delete(component);
+      else this.#isolates.set(component, kept);
+      usable.push(...kept);
+    }
+    return usable;
   }
 
   #evictBeyond(maxCount: number): void {
-    for (const [key, entry] of this.#entries) {
-      if (this.#entries.size <= maxCount) return;
-      this.#drop(key, entry);
+    for (const [key, warm] of this.#versions) {
+      if (this.#versions.size <= maxCount) return;
+      this.#drop(key, warm);
     }
   }
 
-  #drop(key: string, entry: Entry): void {
-    this.#entries.delete(key);
-    void entry.then((isolate) => {
-      if (typeof isolate !== 'string') isolate.disposeWhenIdle();
-    });
+  /** The version leaves the warm set; its context goes once its executions end (its isolate with its last version). */
+  #drop(key: string, warm: WarmVersion): void {
+    this.#versions.delete(key);
+    warm.isolate.removeVersion(key);
   }
 }

@@ -1,21 +1,27 @@
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
-import type { ComponentCode } from '../sandbox/protocol';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { compileParameterValidator, type ParameterValidator } from './parameter-validator';
+
+/** A version's view and server code as stored. */
+export interface StoredCode {
+  template: string;
+  templateKey: string;
+  server?: string;
+}
 
 /** One published version as the registry uses it: descriptor, validator and code, each prepared once. */
 export class ComponentVersion {
   readonly name: string;
   readonly version: string;
   readonly descriptor: PackagedDescriptor;
-  /** Identifies this version's code in the sandbox workers. */
+  /** Identifies this version's code in the sandbox hosts. */
   readonly sandboxKey: string;
   readonly validateParameters: ParameterValidator;
   readonly env: Record<string, string>;
   readonly #storage: StorageAdapter;
-  #code: Promise<ComponentCode> | undefined;
+  #code: Promise<StoredCode> | undefined;
 
   constructor(descriptor: PackagedDescriptor, env: Record<string, string>, storage: StorageAdapter) {
     this.name = descriptor.name;
@@ -36,7 +42,7 @@ export class ComponentVersion {
   }
 
   /** The template and server code, read from storage on first use and kept. */
-  loadCode(): Promise<ComponentCode> {
+  loadCode(): Promise<StoredCode> {
     this.#code ??= this.#readCode().catch((error: unknown) => {
       this.#code = undefined;
       throw error;
@@ -44,7 +50,7 @@ export class ComponentVersion {
     return this.#code;
   }
 
-  async #readCode(): Promise<ComponentCode> {
+  async #readCode(): Promise<StoredCode> {
     const [template, server] = await Promise.all([
       this.#storage.readFile(this.name, this.version, 'template.js'),
       this.descriptor.oc.files.dataProvider ? this.#storage.readFile(this.name, this.version, 'server.js') : undefined,
@@ -54,7 +60,6 @@ export class ComponentVersion {
       template: template.toString('utf8'),
       templateKey: this.templateKey,
       server: server?.toString('utf8'),
-      plugins: this.descriptor.oc.plugins ?? [],
     };
   }
 
