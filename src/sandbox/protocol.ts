@@ -9,9 +9,9 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** Largest result (JSON characters) allowed to leave an isolate. */
   maxResultChars: number;
-  /** Warm isolates a host keeps before discarding the least recently used. */
+  /** Warm component versions (contexts) a host keeps before discarding the least recently used. */
   maxWarmIsolates: number;
-  /** Heap bytes the warm isolates of one host may hold together before the least recently used go. */
+  /** Heap bytes the isolates of one host may hold together before the least recently used versions go. */
   warmIsolateBytes: number;
   /** The most components one `renderComponents` call takes (the batch limit). */
   maxNestedBatch: number;
