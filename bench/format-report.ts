@@ -70,12 +70,14 @@ function formatThroughput(rows: ThroughputRow[]): string {
   ].join('\n');
 }
 
-function formatMemory(memory: MemoryReport): string {
-  const perVersion = (memory.rssAfterBytes - memory.rssBeforeBytes) / memory.versions;
+function formatMemory(memory: MemoryReport[]): string {
   return [
     '| warm versions | sandbox hosts | RSS before | RSS after 1st pass | RSS after 2nd pass | per version |',
     '|---:|---:|---:|---:|---:|---:|',
-    `| ${memory.versions} | ${memory.workers} | ${megabytes(memory.rssBeforeBytes)} MB | ${megabytes(memory.rssAfterFirstPassBytes)} MB | ${megabytes(memory.rssAfterBytes)} MB | ${megabytes(perVersion)} MB |`,
+    ...memory.map((run) => {
+      const perVersion = (run.rssAfterBytes - run.rssBeforeBytes) / run.versions;
+      return `| ${run.versions} | ${run.hosts} | ${megabytes(run.rssBeforeBytes)} MB | ${megabytes(run.rssAfterFirstPassBytes)} MB | ${megabytes(run.rssAfterBytes)} MB | ${megabytes(perVersion)} MB |`;
+    }),
   ].join('\n');
 }
 

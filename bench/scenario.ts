@@ -35,7 +35,7 @@ export interface ThroughputRow {
 
 export interface MemoryReport {
   versions: number;
-  workers: number;
+  hosts: number;
   rssBeforeBytes: number;
   rssAfterFirstPassBytes: number;
   rssAfterBytes: number;
@@ -43,7 +43,8 @@ export interface MemoryReport {
 
 export interface ScenarioReport {
   rows: ThroughputRow[];
-  memory?: MemoryReport;
+  /** One per sandbox host count measured. */
+  memory?: MemoryReport[];
   /** A table of the scenario's own, already formatted as markdown. */
   table?: string;
   /** Method details specific to this scenario. */

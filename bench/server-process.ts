@@ -5,8 +5,8 @@ export interface ReadyMessage {
   type: 'ready';
   /** `http://127.0.0.1:<port>/` */
   url: string;
-  /** Sandbox workers of a registry; absent for the baseline. */
-  workers?: number;
+  /** Sandbox hosts of a registry; absent for the baseline. */
+  sandboxHosts?: number;
 }
 
 export interface ServerProcess {

@@ -28,8 +28,6 @@ const preludeLimits = (limits: SandboxLimits): PreludeLimits => ({
 /** The answer of an execution that was cancelled: the host sends nothing for it. */
 export const CANCELLED = 'cancelled';
 
-/** How long an execution may run without awaiting before its isolate counts as known busy. */
-const BUSY_AFTER_MS = 100;
 /** How long a disposed isolate's running script has to stop before the isolate counts as lost. */
 const STOP_WAIT_MS = 1000;
 /** How long a cancelled execution that is still running gets to finish before its isolate goes. */
@@ -45,19 +43,29 @@ const HEAP_READING_WAIT_MS = 50;
 const LONGEST_MS = 2 ** 31 - 1;
 const bounded = (ms: number): number => Math.min(Math.max(1, Math.ceil(ms)), LONGEST_MS);
 
-const asyncCall = (timeoutMs: number) => ({ arguments: { copy: true }, result: { promise: true, copy: true }, timeout: bounded(timeoutMs) }) as const;
+/** One version of the component: a context of its own (its own globals and built-ins) in the isolate. */
+interface VersionContext {
+  readonly key: string;
+  readonly plugins: readonly string[];
+  context: ivm.Context | undefined;
+  /** `__tesseraRunMany` of this context: starts a batch of executions. */
+  runMany: ivm.Reference | undefined;
+  /** Executions waiting for the next entry into the isolate: `[id, input JSON]`. */
+  pending: Array<[number, string]>;
+  /** The longest time limit among them. */
+  pendingTimeoutMs: number;
+  /** Dropped from the warm set: its context goes once its executions end. */
+  retired: boolean;
+}
 
 /** One execution in the isolate, from its start until it answers, passes its limit or is cancelled. */
 interface Execution {
+  readonly version: VersionContext;
   /** Resolvers of its bridge calls still waiting on the front; answered ENDED when it ends. */
   readonly calls: Set<(answer: string) => void>;
   readonly timer: NodeJS.Timeout;
   readonly finish: (answer: string) => void;
   cancelled: boolean;
-  /** The isolate has not settled the call that runs it. */
-  running: boolean;
-  /** Since when it has had code to run (its start, or its last bridge answer), while it awaits nothing. */
-  runnableSince: number;
 }
 
 /** Resolves `fallback()` after `ms` unless `promise` settles first; the timer never outlives the race. */
@@ -74,34 +82,57 @@ async function within<T>(promise: Promise<T>, ms: number, fallback: () => T): Pr
 }
 
 /**
- * One component version's warm isolate: its template and server bundle compiled once, then run for
- * every execution. Ownership is explicit: the isolate knows its live executions, and
- * - only a live execution's bridge calls reach the front, and only for plugins the version declares;
+ * The isolate of ONE component: each of its warm versions is a context of its own in it (its own
+ * globals and frozen built-ins, its template and server bundle compiled once), so a warm version
+ * costs a context, not an isolate. Versions of different components never share an isolate: a
+ * component's failure, time limit or memory blow-up discards only its own versions' sandbox.
+ *
+ * Ownership is explicit: the isolate knows its live executions and the version each belongs to, and
+ * - only a live execution's bridge calls reach the front, only from its own version's context, and
+ *   only for plugins that version declares;
  * - an execution that ended (answered, timed out, cancelled) gets no bridge answer that would resume
  *   it, so none of its code runs after its answer;
  * - an isolate that spends CPU time with no live execution is disposed (`checkIdle`).
  * Every execution enters through isolated-vm's asynchronous API, so the host's own thread never
- * waits on tenant code and its timers (the wall-clock limits) always fire. A breached limit disposes
+ * waits on tenant code and its timers (the wall-clock limits) always fire. The executions of one
+ * version that arrive in one event-loop turn enter together, in one call. A breached limit disposes
  * the whole isolate; the next request builds anew.
  */
 export class ComponentIsolate {
   readonly #isolate: ivm.Isolate;
-  readonly #code: ComponentCode;
+  readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
+  readonly #versions = new Map<string, VersionContext>();
   readonly #executions = new Map<number, Execution>();
   /** Answers of synchronous bridge calls (plugins), kept until the sleeping execution fetches them. */
   readonly #syncAnswers = new Map<number, string>();
-  #run: ivm.Reference | undefined;
+  #flushScheduled = false;
+  /**
+   * Calls into the isolate not yet settled (batches and probes): while there is one, its thread may
+   * be working. Each settles only once the task it started has ended, its microtasks included.
+   */
+  #calls = 0;
+  /**
+   * Answers delivered from inside, held until the task that produced them has ended: code that runs
+   * on after its execution answered (a microtask flood, a loop queued behind the answer) keeps the
+   * task, and the answer, from ever standing; its time limit answers instead.
+   */
+  #held: Array<[number, string]> = [];
+  #probeScheduled = false;
   #disposeReason: DisposeReason | undefined;
   #lost = false;
-  #onLost: () => void = () => {};
+  readonly #onLost: (keys: string[]) => void;
+  /** Builds under way, told when the isolate is lost (a build V8 cannot finish never settles). */
+  readonly #building = new Set<(answer: string) => void>();
   #retiring = false;
   #idleCpu: bigint | undefined;
   #heapBytes = 0;
 
-  private constructor(code: ComponentCode, limits: SandboxLimits, forward: BridgeForwarder) {
-    this.#code = code;
+  /** `onLost` is told, with the versions it was running, when V8 loses control of the isolate. */
+  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
+    this.#limits = limits;
     this.#forward = forward;
+    this.#onLost = onLost;
     this.#isolate = new ivm.Isolate({
       memoryLimit: limits.memoryMb,
       // A single allocation too large for any heap (`new Array(1e8).fill(0)`) fails inside V8 before
@@ -112,41 +143,53 @@ export class ComponentIsolate {
   }
 
   /**
-   * Builds the isolate within the time limit; on a failing component it answers the failure as
-   * JSON instead. `onLost` is told when V8 loses control of the isolate.
+   * Builds a version's context within the time limit: answers undefined when it is ready, or the
+   * failure as JSON (a failing component, a breached limit: then the isolate is gone too).
    */
-  static async create(code: ComponentCode, limits: SandboxLimits, forward: BridgeForwarder, onLost: () => void): Promise<ComponentIsolate | string> {
-    const component = new ComponentIsolate(code, limits, forward);
+  async addVersion(key: string, code: ComponentCode): Promise<string | undefined> {
+    const version: VersionContext = { key, plugins: code.constants.plugins, context: undefined, runMany: undefined, pending: [], pendingTimeoutMs: 0, retired: false };
+    this.#versions.set(key, version);
     let lost: (answer: string) => void = () => {};
-    component.#onLost = () => {
-      lost(MEMORY_FAILURE);
-      onLost();
-    };
-    const built = component.#build(limits).catch((error: unknown) => classify(error, component.#disposeReason ?? (component.#lost ? 'memory' : undefined)));
-    const answer = await within(Promise.race([built, new Promise<string>((resolve) => (lost = resolve))]), limits.timeoutMs, () => TIMEOUT_FAILURE);
-    if (answer === undefined) return component;
-    component.dispose('evicted');
+    const whenLost = new Promise<string>((resolve) => (lost = resolve));
+    this.#building.add(lost);
+    const built = this.#build(version, code).catch((error: unknown) => classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined)));
+    const answer = await within(Promise.race([built, whenLost]), this.#limits.timeoutMs, () => TIMEOUT_FAILURE);
+    this.#building.delete(lost);
+    if (this.#versions.get(key) !== version) {
+      // Dropped from the warm set while it was being built.
+      version.runMany?.release();
+      version.context?.release();
+      return answer ?? RECYCLED_FAILURE;
+    }
+    if (answer === undefined) return undefined;
+    // A component whose top-level code breached a limit may still hold the isolate's thread.
+    if (answer === TIMEOUT_FAILURE || answer === MEMORY_FAILURE) this.dispose(answer === TIMEOUT_FAILURE ? 'timeout' : 'memory');
+    else this.removeVersion(key);
     return answer;
   }
 
-  /** Compiles prelude, template and server bundle; answers a failure JSON, or undefined when ready. */
-  async #build(limits: SandboxLimits): Promise<string | undefined> {
+  /** Compiles prelude, template and server bundle in a new context; answers a failure JSON, or undefined when ready. */
+  async #build(version: VersionContext, code: ComponentCode): Promise<string | undefined> {
     const context = await this.#isolate.createContext();
+    version.context = context;
+    const bridge = (id: unknown, op: unknown, payload: unknown, signal?: unknown) => this.#bridge(version, id, op, payload, signal);
+    const deliver = (id: unknown, answer: unknown) => this.#delivered(version, id, answer);
     await context.evalClosure(
-      `(${installPrelude.toString()})(globalThis, $0, ${JSON.stringify(preludeLimits(limits))}); (${hardenIntrinsics.toString()})(globalThis);`,
-      [this.#bridge],
+      `(${installPrelude.toString()})(globalThis, $0, $1, ${JSON.stringify(preludeLimits(this.#limits))}, ${JSON.stringify(code.constants)}); (${hardenIntrinsics.toString()})(globalThis);`,
+      [bridge, deliver],
       { arguments: { reference: true } },
     );
-    this.#run = (await context.global.get('__tesseraRun', { reference: true })) as ivm.Reference;
-    for (const name of ['__tesseraRun', '__tesseraDescribe']) await context.global.delete(name);
+    version.runMany = (await context.global.get('__tesseraRunMany', { reference: true })) as ivm.Reference;
+    for (const name of ['__tesseraRunMany', '__tesseraDescribe']) await context.global.delete(name);
 
+    const timeout = bounded(this.#limits.timeoutMs);
     const template = await this.#isolate.compileScript(
-      `__tesseraDefineTemplate((function(){var oc;${this.#code.template}\n;return oc.components;})(), ${JSON.stringify(this.#code.templateKey)});`,
+      `__tesseraDefineTemplate((function(){var oc;${code.template}\n;return oc.components;})(), ${JSON.stringify(code.templateKey)});`,
     );
-    await template.run(context, { timeout: bounded(limits.timeoutMs) });
-    if (this.#code.server === undefined) return undefined;
-    const server = await this.#isolate.compileScript(`__tesseraDefineServer(function(module, exports, require){${this.#code.server}\n});`);
-    const loaded = (await server.run(context, { timeout: bounded(limits.timeoutMs) })) as string;
+    await template.run(context, { timeout });
+    if (code.server === undefined) return undefined;
+    const server = await this.#isolate.compileScript(`__tesseraDefineServer(function(module, exports, require){${code.server}\n});`);
+    const loaded = (await server.run(context, { timeout })) as string;
     return JSON.parse(loaded).ok ? undefined : loaded;
   }
 
@@ -155,47 +198,106 @@ export class ComponentIsolate {
     return !this.#isolate.isDisposed && !this.#retiring;
   }
 
-  /**
-   * Known busy: an execution in it has had code to run for longer than BUSY_AFTER_MS without
-   * awaiting anything from outside (a loop, or work queued behind one). A new execution would wait
-   * for it, so the host runs it in another isolate of the version instead.
-   */
-  get knownBusy(): boolean {
-    const since = performance.now() - BUSY_AFTER_MS;
-    for (const execution of this.#executions.values()) {
-      if (execution.running && execution.calls.size === 0 && execution.runnableSince < since) return true;
-    }
-    return false;
+  get busy(): boolean {
+    return this.#executions.size > 0;
+  }
+
+  /** Versions with a context here (built or building). */
+  get versionCount(): number {
+    return this.#versions.size;
   }
 
   /**
-   * Runs one execution; always answers JSON (`{ok: true, …}` or a coded failure), at the latest when
-   * its time limit passes: the wall clock also stops never-settling promises and loops that run after
-   * an `await`, which the isolate's own CPU timeout does not see. Answers CANCELLED once cancelled.
+   * Runs one execution of a version whose context is built; `finish` always gets JSON (`{ok: true, …}`
+   * or a coded failure), at the latest when its time limit passes: the wall clock also stops
+   * never-settling promises and loops that run after an `await`, which the isolate's own CPU timeout
+   * does not see. Gets CANCELLED once cancelled.
    */
-  execute(inputJson: string, id: number, timeoutMs: number): Promise<string> {
-    if (!this.usable) return Promise.resolve(RECYCLED_FAILURE);
-    return new Promise<string>((finish) => {
-      const execution: Execution = {
-        calls: new Set(),
-        timer: setTimeout(() => this.dispose('timeout'), bounded(timeoutMs)),
-        finish,
-        cancelled: false,
-        running: true,
-        runnableSince: performance.now(),
-      };
-      this.#executions.set(id, execution);
-      this.#run!.apply(undefined, [inputJson, id], asyncCall(timeoutMs)).then(
-        (json) => {
-          execution.running = false;
-          this.#end(id, execution, json as string);
-        },
-        (error: unknown) => {
-          execution.running = false;
-          this.#end(id, execution, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined)));
-        },
-      );
+  execute(key: string, inputJson: string, id: number, timeoutMs: number, finish: (answer: string) => void): void {
+    const version = this.#versions.get(key);
+    if (!this.usable || version?.runMany === undefined || version.retired) {
+      finish(RECYCLED_FAILURE);
+      return;
+    }
+    this.#executions.set(id, {
+      version,
+      calls: new Set(),
+      timer: setTimeout(() => this.dispose('timeout'), bounded(timeoutMs)),
+      finish,
+      cancelled: false,
     });
+    version.pending.push([id, inputJson]);
+    version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      // After the turn's other messages: the executions of one version that arrived together enter at once.
+      setImmediate(this.#flush);
+    }
+  }
+
+  readonly #flush = (): void => {
+    this.#flushScheduled = false;
+    for (const version of this.#versions.values()) {
+      if (version.pending.length === 0) continue;
+      const batch = version.pending.filter(([id]) => this.#executions.get(id)?.cancelled === false);
+      const timeoutMs = version.pendingTimeoutMs;
+      version.pending = [];
+      version.pendingTimeoutMs = 0;
+      if (batch.length > 0) this.#enter(version, batch, timeoutMs);
+    }
+  };
+
+  /** Starts a batch of executions in the version's context (an empty batch is a probe: it only waits its turn). */
+  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number): void {
+    if (this.#isolate.isDisposed || version.runMany === undefined) return;
+    this.#calls++;
+    version.runMany.apply(undefined, [batch], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
+      () => this.#taskEnded(batch, undefined),
+      (error: unknown) => this.#taskEnded(batch, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined))),
+    );
+  }
+
+  /**
+   * A call into the isolate settled: the task it started has ended, and with it every task before
+   * (an isolate runs one at a time). The answers held so far stand, unless that task failed (a
+   * limit stopped it): then they, and the batch's executions, get the failure.
+   */
+  #taskEnded(batch: Array<[number, string]>, failed: string | undefined): void {
+    this.#calls--;
+    const held = this.#held;
+    this.#held = [];
+    for (const [id, answer] of held) {
+      const execution = this.#executions.get(id);
+      if (execution) this.#end(id, execution, failed ?? answer);
+    }
+    if (failed === undefined) return;
+    for (const [id] of batch) {
+      const execution = this.#executions.get(id);
+      if (execution) this.#end(id, execution, failed);
+    }
+  }
+
+  /**
+   * Waits for the task under way to end: a probe (an empty batch) queues behind it. Used when code
+   * resumed by the isolate itself (after a bridge answer) may be running with no call of ours.
+   */
+  #probe(): void {
+    if (this.#probeScheduled) return;
+    this.#probeScheduled = true;
+    setImmediate(() => {
+      this.#probeScheduled = false;
+      const version = [...this.#versions.values()].find((candidate) => candidate.runMany !== undefined);
+      if (version) this.#enter(version, [], this.#limits.timeoutMs);
+    });
+  }
+
+  /** An execution's answer, from inside its version's context (the prelude holds the only reference). */
+  #delivered(version: VersionContext, id: unknown, answer: unknown): void {
+    if (typeof id !== 'number' || typeof answer !== 'string') return;
+    const execution = this.#executions.get(id);
+    if (!execution || execution.version !== version) return;
+    this.#held.push([id, answer]);
+    if (this.#calls === 0) this.#probe();
   }
 
   #end(id: number, execution: Execution, answer: string): void {
@@ -210,7 +312,8 @@ export class ComponentIsolate {
       this.#idleCpu = this.#isolate.isDisposed ? undefined : this.#isolate.cpuTime;
       if (this.#retiring) this.dispose('evicted');
     }
-    execution.finish(execution.cancelled ? CANCELLED : answer);
+    if (execution.version.retired && !this.#runs(execution.version)) this.#release(execution.version);
+    if (!execution.cancelled) execution.finish(answer);
   }
 
   /**
@@ -228,50 +331,59 @@ export class ComponentIsolate {
       return;
     }
     setTimeout(() => {
-      if (this.#executions.get(id) !== execution || !execution.running) return;
+      if (this.#executions.get(id) !== execution) return;
       for (const other of this.#executions.values()) if (!other.cancelled) return;
       this.dispose('cancelled');
     }, CANCEL_GRACE_MS).unref();
   }
 
   /**
-   * Called from inside the isolate (the prelude holds the only reference) for nested renders and
-   * plugins. An asynchronous call answers a promise. A synchronous one (a plugin) brings `signal`: its
-   * answer is kept, the flag raised, and the execution, asleep on that flag, fetches the answer with
-   * the `plugin-answer` call (see workers/isolate-prelude.ts).
+   * Called from inside a version's context (the prelude holds the only reference) for nested renders
+   * and plugins. An asynchronous call answers a promise. A synchronous one (a plugin) brings `signal`:
+   * its answer is kept, the flag raised, and the execution, asleep on that flag, fetches the answer
+   * with the `plugin-answer` call (see workers/isolate-prelude.ts).
    */
-  readonly #bridge = (id: unknown, op: unknown, payload: unknown, signal?: unknown): Promise<string> | string | undefined => {
+  #bridge(version: VersionContext, id: unknown, op: unknown, payload: unknown, signal?: unknown): Promise<string> | string | undefined {
     if (typeof id !== 'number' || typeof payload !== 'string') return failure('GENERIC_ERROR', 'A bridge call was malformed.');
-    if (op === 'plugin-answer') {
-      const answer = this.#syncAnswers.get(id) ?? ENDED;
-      this.#syncAnswers.delete(id);
-      return answer;
-    }
     const execution = this.#executions.get(id);
-    const refusal = execution === undefined || execution.cancelled ? ENDED : this.#refusal(op, payload);
-    if (signal === undefined) return refusal === undefined ? this.#call(id, execution!, op as BridgeOp, payload) : Promise.resolve(refusal);
+    // An execution id of another version of the component names nothing this context may act for.
+    const own = execution !== undefined && execution.version === version ? execution : undefined;
+    if (op === 'plugin-answer') {
+      const answer = own ? this.#syncAnswers.get(id) : undefined;
+      if (own) this.#syncAnswers.delete(id);
+      return answer ?? ENDED;
+    }
+    const refusal = own === undefined || own.cancelled ? ENDED : this.#refusal(version, op, payload);
+    if (signal === undefined) return refusal === undefined ? this.#call(id, own!, op as BridgeOp, payload) : Promise.resolve(refusal);
     if (!(signal instanceof SharedArrayBuffer)) return failure('GENERIC_ERROR', 'A bridge call was malformed.');
-    const wake = (answer: string) => {
-      if (this.#executions.get(id) !== execution) return; // it ended (timed out) while the front worked
-      this.#syncAnswers.set(id, answer);
+    const raise = () => {
       const flag = new Int32Array(signal);
       Atomics.store(flag, 0, 1);
       Atomics.notify(flag, 0);
     };
-    if (refusal !== undefined) wake(refusal);
-    else void this.#call(id, execution!, op as BridgeOp, payload).then(wake);
+    if (refusal !== undefined) {
+      // A refused call wakes at once; one of an ended execution finds nothing to fetch and gets ENDED.
+      if (own !== undefined) this.#syncAnswers.set(id, refusal);
+      raise();
+    } else {
+      void this.#call(id, own!, op as BridgeOp, payload).then((answer) => {
+        if (this.#executions.get(id) !== own) return; // it ended (timed out) while the front worked
+        this.#syncAnswers.set(id, answer);
+        raise();
+      });
+    }
     return undefined;
-  };
+  }
 
   /** Why a call of a live execution is refused, or undefined. */
-  #refusal(op: unknown, payload: string): string | undefined {
+  #refusal(version: VersionContext, op: unknown, payload: string): string | undefined {
     if (op !== 'render' && op !== 'plugin') return failure('GENERIC_ERROR', 'Unknown bridge operation.');
     if (payload.length > MAX_BRIDGE_PAYLOAD_CHARS) {
       return JSON.stringify({ ok: false, message: `The arguments of a ${op === 'render' ? 'nested render' : 'plugin call'} are over ${MAX_BRIDGE_PAYLOAD_CHARS} characters.` });
     }
     if (op === 'plugin') {
       const name: unknown = JSON.parse(payload)?.name;
-      if (typeof name !== 'string' || !this.#code.plugins.includes(name)) return JSON.stringify({ ok: false, message: `Plugin "${String(name)}" is not declared by the component.` });
+      if (typeof name !== 'string' || !version.plugins.includes(name)) return JSON.stringify({ ok: false, message: `Plugin "${String(name)}" is not declared by the component.` });
     }
     return undefined;
   }
@@ -281,8 +393,10 @@ export class ComponentIsolate {
       execution.calls.add(resolve);
       void this.#forward(id, op, payload).then((answer) => {
         if (!execution.calls.delete(resolve)) return;
-        execution.runnableSince = performance.now();
         resolve(answer);
+        // The answer resumes the execution in a task of the isolate's own: a probe follows it, so the
+        // isolate counts as working until that code has run.
+        this.#probe();
       });
     });
   }
@@ -310,12 +424,33 @@ export class ComponentIsolate {
     return within(reading, HEAP_READING_WAIT_MS, () => this.#heapBytes);
   }
 
+  /** The version leaves the warm set: no new execution enters it, its context goes once its executions end. */
+  removeVersion(key: string): void {
+    const version = this.#versions.get(key);
+    if (!version) return;
+    version.retired = true;
+    if (!this.#runs(version)) this.#release(version);
+  }
+
+  #runs(version: VersionContext): boolean {
+    for (const execution of this.#executions.values()) if (execution.version === version) return true;
+    return false;
+  }
+
+  #release(version: VersionContext): void {
+    if (this.#versions.get(version.key) !== version) return;
+    this.#versions.delete(version.key);
+    version.runMany?.release();
+    version.context?.release();
+    if (this.#versions.size === 0) this.disposeWhenIdle();
+  }
+
   /** No new execution enters; the isolate goes when its running executions end. */
   #retire(): void {
     this.#retiring = true;
   }
 
-  /** Called when the host drops this isolate from its warm set; running executions finish first. */
+  /** Called when the host drops this isolate; running executions finish first. */
   disposeWhenIdle(): void {
     this.#retire();
     if (this.#executions.size === 0) this.dispose('evicted');
@@ -324,27 +459,30 @@ export class ComponentIsolate {
   dispose(reason: DisposeReason): void {
     if (this.#isolate.isDisposed) return;
     this.#disposeReason ??= reason;
+    this.#retiring = true;
     this.#isolate.dispose();
-    const running = [...this.#executions.values()].filter((execution) => execution.running);
+    const running = this.#calls > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
     const answer = reason === 'timeout' ? TIMEOUT_FAILURE : reason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE;
     for (const [id, execution] of this.#executions) this.#end(id, execution, answer);
     // V8 stops a disposed isolate's script at its next interrupt check; a long built-in call
     // (`new Array(1e8).fill(0)`) has none and keeps its thread busy. Such an isolate is as good as
     // lost: its host is recycled.
-    if (running.length > 0) {
+    if (this.#calls > 0) {
       setTimeout(() => {
-        if (running.some((execution) => execution.running)) this.#lose();
+        if (this.#calls > 0) this.#lose(running);
       }, STOP_WAIT_MS).unref();
     }
   }
 
-  #lose(): void {
+  #lose(keys?: string[]): void {
     if (this.#lost) return;
     this.#lost = true;
     this.#retiring = true;
     this.#disposeReason ??= 'memory';
+    const running = keys ?? [...this.#executions.values()].map((execution) => execution.version.key);
     for (const [id, execution] of this.#executions) this.#end(id, execution, MEMORY_FAILURE);
-    this.#onLost();
+    for (const lost of this.#building) lost(MEMORY_FAILURE);
+    this.#onLost([...new Set(running.length > 0 ? running : this.#versions.keys())]);
   }
 }
 

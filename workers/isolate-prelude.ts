@@ -8,11 +8,18 @@
  * JSON strings only.
  */
 
+import type { VersionConstants } from '../src/sandbox/protocol';
+
 /** Shape of the bridge reference as seen from inside the isolate (an isolated-vm Reference). */
 interface HostBridge {
   apply(receiver: undefined, args: unknown[], options: object): Promise<string>;
   applyIgnored(receiver: undefined, args: unknown[], options: object): void;
   applySync(receiver: undefined, args: unknown[], options: object): string;
+}
+
+/** Delivers an execution's answer to the host (an isolated-vm Reference to a host function). */
+interface HostDelivery {
+  applyIgnored(receiver: undefined, args: unknown[], options: object): void;
 }
 
 /** Bounds of what may leave the isolate, decided by the host. */
@@ -24,7 +31,12 @@ export interface PreludeLimits {
   maxNestedBatch: number;
 }
 
-export function installPrelude(global: any, bridge: HostBridge, limits: PreludeLimits): void {
+/**
+ * `version` holds what every execution of this version reads and no request changes (its name,
+ * the environment, the template types): installed once per context, so it never crosses per
+ * execution. Each execution gets its own copies of `env` and `templates`.
+ */
+export function installPrelude(global: any, bridge: HostBridge, deliver: HostDelivery, limits: PreludeLimits, version: VersionConstants): void {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -49,6 +61,8 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
   const NOT_SERIALIZABLE = stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
   const { maxResultChars, maxPayloadChars, maxNestedBatch } = limits;
+  const envJson = stringify(version.env);
+  const templatesJson = stringify(version.templates);
   const MAX_MESSAGE_CHARS = 1000;
   const MAX_HEADERS = 50;
   const MAX_COOKIES = 50;
@@ -206,22 +220,22 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     let endLegacy: ((model: undefined) => void) | undefined;
 
     const plugins: Record<string, (...args: unknown[]) => unknown> = {};
-    for (const name of input.plugins) plugins[name] = (...args: unknown[]) => callHostSync(execId, 'plugin', { name, args });
+    for (const name of version.plugins) plugins[name] = (...args: unknown[]) => callHostSync(execId, 'plugin', { name, args });
 
     const renderOne = (name: unknown, options: any) =>
       typeof name !== 'string'
         ? PromiseCtor.reject(new TypeErrorCtor('renderComponent expects a component name.'))
-        : callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers, baseUrl: input.ctx.baseUrl });
+        : callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers, baseUrl: input.baseUrl });
 
     const ctx: any = {
-      acceptLanguage: input.ctx.acceptLanguage,
-      baseUrl: input.ctx.baseUrl,
-      env: input.ctx.env,
+      acceptLanguage: input.acceptLanguage,
+      baseUrl: input.baseUrl,
+      env: parse(envJson),
       params: input.params,
       plugins: freeze(plugins),
-      requestHeaders: input.ctx.requestHeaders,
-      staticPath: input.ctx.staticPath,
-      templates: input.ctx.templates,
+      requestHeaders: input.requestHeaders,
+      staticPath: input.staticPath,
+      templates: parse(templatesJson),
       state: undefined,
       setEmptyResponse() {
         empty = true;
@@ -310,7 +324,7 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
     // OC's es6 and esm views read these props beside the model (decisions §4).
     const props =
       typeof model === 'object' && !isArray(model)
-        ? { ...model, _staticPath: input.ctx.staticPath, _baseUrl: input.ctx.baseUrl, _componentName: input.component.name, _componentVersion: input.component.version }
+        ? { ...model, _staticPath: input.staticPath, _baseUrl: input.baseUrl, _componentName: version.name, _componentVersion: version.version }
         : model;
     let html: unknown;
     try {
@@ -364,6 +378,14 @@ export function installPrelude(global: any, bridge: HostBridge, limits: PreludeL
   const RECYCLE = ',"recycle":true}';
   const markRecycle = (json: string): string => (intlObjects >= INTL_RECYCLE_AT ? json.slice(0, -1) + RECYCLE : json);
 
-  global.__tesseraRun = (inputJson: string, execId: number): Promise<string> =>
-    run(inputJson, execId).then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR')).then(markRecycle);
+  const runOne = (execId: number, inputJson: string): Promise<void> =>
+    run(inputJson, execId)
+      .then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'))
+      .then((answer) => deliver.applyIgnored(undefined, [execId, markRecycle(answer)], { arguments: { copy: true } }));
+  // The host enters the isolate once for all the executions of this version that arrived together,
+  // not once each; each answer goes back on its own as soon as it is ready (`deliver`), and stands
+  // once the task that produced it has ended (see workers/component-isolate.ts).
+  global.__tesseraRunMany = (batch: Array<[number, string]>): void => {
+    for (const [execId, inputJson] of batch) void runOne(execId, inputJson);
+  };
 }

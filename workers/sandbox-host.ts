@@ -8,15 +8,13 @@
  * Started by src/sandbox/sandbox-host.ts with the limits as its one argument; talks over the IPC
  * channel (messages in src/sandbox/protocol.ts).
  */
-import { CANCELLED, type BridgeForwarder } from './component-isolate';
+import { CANCELLED, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
 import { WarmIsolates } from './warm-isolates';
 import { Outbox } from '../src/sandbox/outbox';
 import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
 
-/** How often idle isolates are checked for code running in them. */
-const IDLE_CHECK_MS = 500;
-/** How often warm isolates' heaps are read (eviction by bytes, the metrics): a reading is a task on each isolate. */
-const MEASURE_MS = 2000;
+/** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
+const HOUSEKEEPING_MS = 500;
 
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
 const outbox = new Outbox<HostMessage>((batch) => process.send!(batch));
@@ -30,38 +28,49 @@ const forward: BridgeForwarder = (execution, op, payload) =>
     outbox.post({ t: 'bridge', call, execution, op, payload });
   });
 
-const warm = new WarmIsolates(limits, forward, (key) => outbox.post({ t: 'isolate-lost', key }));
-/** Executions received and not yet answered: those still waiting for their isolate have none yet. */
-const executions = new Map<number, { cancel(): void } | undefined>();
+const warm = new WarmIsolates(limits, forward, (keys) => outbox.post({ t: 'isolate-lost', keys }));
+/** Executions received and not yet answered, with the isolate running them (none yet while it is built). */
+const executions = new Map<number, ComponentIsolate | undefined>();
 
-async function execute(message: ExecuteMessage): Promise<void> {
-  executions.set(message.id, undefined);
-  const isolate = await warm.get(message.key, message.code);
-  if (!executions.has(message.id)) return; // cancelled while its isolate was being built
-  if (isolate === undefined || typeof isolate === 'string') {
-    executions.delete(message.id);
-    outbox.post({ t: 'result', id: message.id, answer: isolate ?? NEED_CODE });
+/** Runs one execution: at once when its version is warm, else once its context is built. */
+function execute(message: ExecuteMessage): void {
+  const isolate = warm.ready(message.key);
+  if (isolate) {
+    run(isolate, message);
     return;
   }
-  const answer = isolate.execute(message.input, message.id, message.timeoutMs);
-  executions.set(message.id, { cancel: () => isolate.cancel(message.id) });
-  const json = await answer;
-  executions.delete(message.id);
-  if (json !== CANCELLED) outbox.post({ t: 'result', id: message.id, answer: json });
+  executions.set(message.id, undefined);
+  void warm.get(message.component, message.key, message.code).then((built) => {
+    if (!executions.has(message.id)) return; // cancelled while its context was being built
+    if (built === undefined || typeof built === 'string') {
+      executions.delete(message.id);
+      outbox.post({ t: 'result', id: message.id, answer: built ?? NEED_CODE });
+      return;
+    }
+    run(built, message);
+  });
+}
+
+function run(isolate: ComponentIsolate, message: ExecuteMessage): void {
+  executions.set(message.id, isolate);
+  isolate.execute(message.key, message.input, message.id, message.timeoutMs, (answer) => {
+    executions.delete(message.id);
+    if (answer !== CANCELLED) outbox.post({ t: 'result', id: message.id, answer });
+  });
 }
 
 function cancel(id: number): void {
   if (!executions.has(id)) return;
   const running = executions.get(id);
   executions.delete(id);
-  running?.cancel();
+  running?.cancel(id);
 }
 
 process.on('message', (batch: FrontMessage[]) => {
   for (const message of batch) {
     switch (message.t) {
       case 'execute':
-        void execute(message);
+        execute(message);
         break;
       case 'cancel':
         cancel(message.id);
@@ -81,7 +90,9 @@ process.on('message', (batch: FrontMessage[]) => {
 // thread would keep a normal exit waiting forever.
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 
-setInterval(() => warm.checkIdle(), IDLE_CHECK_MS);
-setInterval(() => void warm.measure(), MEASURE_MS);
+setInterval(() => {
+  warm.checkIdle();
+  void warm.measure();
+}, HOUSEKEEPING_MS);
 
 outbox.post({ t: 'ready' });

@@ -1,133 +1,144 @@
 import { ComponentIsolate, type BridgeForwarder } from './component-isolate';
 import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
 
-/** Isolates of one version a host keeps at most: more than one only while one is known busy. */
-const MAX_ISOLATES_PER_VERSION = 3;
+/**
+ * Versions of one component sharing one isolate, at most. Contexts of one isolate share its memory
+ * limit; past this many the component's next versions get another isolate.
+ */
+export const VERSIONS_PER_ISOLATE = 16;
 
-interface Build {
-  /** The isolate being built, or the failure JSON of a component that cannot load. */
-  readonly building: Promise<ComponentIsolate | string>;
-  /** Set once built. */
-  isolate?: ComponentIsolate;
-}
-
-/** One version's isolates on this host, and its code, kept to build another when they are busy. */
-interface Version {
-  readonly code: ComponentCode;
-  builds: Build[];
+interface WarmVersion {
+  readonly isolate: ComponentIsolate;
+  /** Settles when the version's context is built: undefined, or the failure JSON. */
+  readonly built: Promise<string | undefined>;
+  ready: boolean;
 }
 
 /**
- * A host's warm isolates per component version, least recently used version first. Bounded by count
- * and by the heap bytes they hold together (read every `measure`), so a host's memory stays within
- * its budget however many versions its tenants publish. A version whose isolate is known busy (a
- * loop, or work queued behind one) gets another, up to MAX_ISOLATES_PER_VERSION, so its other
- * requests never wait behind the busy one.
+ * A host's warm versions, least recently used first. Each is a context in its component's isolate
+ * (a component's versions share isolates, different components never do). Bounded by count and by
+ * the heap they hold together (read every `measure`), so a host's memory stays within its budget
+ * however many versions its tenants publish.
  */
 export class WarmIsolates {
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
-  readonly #onLost: (key: string) => void;
-  readonly #versions = new Map<string, Version>();
+  readonly #onLost: (keys: string[]) => void;
+  /** By version key, least recently used first. */
+  readonly #versions = new Map<string, WarmVersion>();
+  /** Each component's isolates, by component name. */
+  readonly #isolates = new Map<string, ComponentIsolate[]>();
   #heapBytes = 0;
+  #count = 0;
 
-  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (key: string) => void) {
+  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
     this.#limits = limits;
     this.#forward = forward;
     this.#onLost = onLost;
   }
 
+  /** The isolate holding the version's built context, when there is a usable one: the common case, with no promise. */
+  ready(key: string): ComponentIsolate | undefined {
+    const warm = this.#versions.get(key);
+    if (!warm?.ready || !warm.isolate.usable) return undefined;
+    // Re-inserted: the map's order is least recently used first.
+    this.#versions.delete(key);
+    this.#versions.set(key, warm);
+    return warm.isolate;
+  }
+
   /**
-   * An isolate of the version that is not known busy, built from its code when needed; undefined when
-   * the host has never been sent the code; a failure JSON when the component cannot load (retried
-   * next time).
+   * The isolate holding the version's context, built from `code` when there is none; undefined when
+   * it must be built and no code came; a failure JSON when the version cannot load (retried next time).
    */
-  async get(key: string, code: ComponentCode | undefined): Promise<ComponentIsolate | string | undefined> {
-    let version = this.#versions.get(key);
-    if (version) {
-      this.#versions.delete(key); // re-inserted: the map's order is least recently used first
-      this.#versions.set(key, version);
-      for (const build of version.builds) if (build.isolate?.usable && !build.isolate.knownBusy) return build.isolate;
-      const pending = version.builds.find((build) => build.isolate === undefined);
-      if (pending) {
-        const ready = await pending.building;
-        if (typeof ready === 'string' || (ready.usable && !ready.knownBusy)) return ready;
+  async get(component: string, key: string, code: ComponentCode | undefined): Promise<ComponentIsolate | string | undefined> {
+    const warm = this.#versions.get(key);
+    if (warm) {
+      const failed = await warm.built;
+      if (this.#versions.get(key) === warm) {
+        if (failed === undefined && warm.isolate.usable) return this.ready(key);
+        this.#drop(key, warm);
       }
-      version.builds = version.builds.filter((build) => build.isolate === undefined || build.isolate.usable);
-    } else if (code) {
-      version = { code, builds: [] };
-      this.#versions.set(key, version);
-      this.#evictBeyond(this.#limits.maxWarmIsolates);
-    } else {
-      return undefined;
+      if (failed !== undefined) return failed;
     }
-    if (version.builds.length >= MAX_ISOLATES_PER_VERSION) return version.builds.find((build) => build.isolate?.usable)?.isolate ?? this.#build(key, version);
-    return this.#build(key, version);
+    if (!code) return undefined;
+    const isolate = this.#isolateFor(component);
+    const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false };
+    this.#versions.set(key, entry);
+    this.#evictBeyond(this.#limits.maxWarmIsolates);
+    const failed = await entry.built;
+    if (this.#versions.get(key) === entry) {
+      if (failed === undefined) entry.ready = true;
+      else this.#versions.delete(key);
+    }
+    return failed ?? isolate;
   }
 
-  async #build(key: string, version: Version): Promise<ComponentIsolate | string> {
-    const build: Build = { building: ComponentIsolate.create(version.code, this.#limits, this.#forward, () => this.#onLost(key)) };
-    version.builds.push(build);
-    const ready = await build.building;
-    if (typeof ready !== 'string') {
-      build.isolate = ready;
-    } else {
-      version.builds = version.builds.filter((other) => other !== build);
-      if (version.builds.length === 0 && this.#versions.get(key) === version) this.#versions.delete(key);
+  /** A usable isolate of the component with room for one more version, or a new one. */
+  #isolateFor(component: string): ComponentIsolate {
+    const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
+    let isolate = isolates.find((candidate) => candidate.versionCount < VERSIONS_PER_ISOLATE);
+    if (!isolate) {
+      isolate = new ComponentIsolate(this.#limits, this.#forward, this.#onLost);
+      isolates.push(isolate);
     }
-    return ready;
+    this.#isolates.set(component, isolates);
+    return isolate;
   }
 
-  /** Reads the heap of every built isolate, then evicts the coldest versions while over the byte budget. */
+  /** Reads the heap of every isolate, then evicts the coldest versions while over the byte budget. */
   async measure(): Promise<void> {
-    const built = this.#built();
-    const heaps = await Promise.all(built.map(([, isolate]) => isolate.heapBytes()));
-    let bytes = heaps.reduce((sum, heap) => sum + heap, 0);
-    for (const [index, [key]] of built.entries()) {
+    const isolates = this.#usableIsolates();
+    const heaps = await Promise.all(isolates.map((isolate) => isolate.heapBytes()));
+    this.#heapBytes = heaps.reduce((sum, bytes) => sum + bytes, 0);
+    this.#count = [...this.#versions.values()].filter((warm) => warm.ready).length;
+    if (this.#heapBytes <= this.#limits.warmIsolateBytes) return;
+    // Each version is credited its share of its isolate's heap.
+    const share = new Map(isolates.map((isolate, index) => [isolate, heaps[index]! / Math.max(1, isolate.versionCount)]));
+    let bytes = this.#heapBytes;
+    for (const [key, warm] of this.#versions) {
       if (bytes <= this.#limits.warmIsolateBytes) break;
-      bytes -= heaps[index]!;
-      this.#drop(key);
+      if (!warm.ready) continue;
+      bytes -= share.get(warm.isolate) ?? 0;
+      this.#drop(key, warm);
     }
-    this.#heapBytes = bytes;
   }
 
   /** Disposes the isolates that ran code while no execution was in them. */
   checkIdle(): void {
-    for (const [, isolate] of this.#built()) isolate.checkIdle();
+    for (const isolate of this.#usableIsolates()) isolate.checkIdle();
   }
 
-  /** Isolates built and usable. */
+  /** Warm versions, at the last measure. */
   get count(): number {
-    return this.#built().length;
+    return this.#count;
   }
 
-  /** Their heap at the last `measure`, after its evictions. */
   get heapBytes(): number {
     return this.#heapBytes;
   }
 
-  /** The isolates built and usable, those of the least recently used versions first. */
-  #built(): Array<[string, ComponentIsolate]> {
-    const built: Array<[string, ComponentIsolate]> = [];
-    for (const [key, { builds }] of this.#versions) for (const { isolate } of builds) if (isolate?.usable) built.push([key, isolate]);
-    return built;
+  #usableIsolates(): ComponentIsolate[] {
+    const usable: ComponentIsolate[] = [];
+    for (const [component, isolates] of this.#isolates) {
+      const kept = isolates.filter((isolate) => isolate.usable);
+      if (kept.length === 0) this.#isolates.delete(component);
+      else this.#isolates.set(component, kept);
+      usable.push(...kept);
+    }
+    return usable;
   }
 
-  #evictBeyond(maxVersions: number): void {
-    for (const key of this.#versions.keys()) {
-      if (this.#versions.size <= maxVersions) return;
-      this.#drop(key);
+  #evictBeyond(maxCount: number): void {
+    for (const [key, warm] of this.#versions) {
+      if (this.#versions.size <= maxCount) return;
+      this.#drop(key, warm);
     }
   }
 
-  /** Forgets a version; its isolates go once their running executions end. */
-  #drop(key: string): void {
-    const version = this.#versions.get(key);
+  /** The version leaves the warm set; its context goes once its executions end (its isolate with its last version). */
+  #drop(key: string, warm: WarmVersion): void {
     this.#versions.delete(key);
-    for (const build of version?.builds ?? []) {
-      void build.building.then((isolate) => {
-        if (typeof isolate !== 'string') isolate.disposeWhenIdle();
-      });
-    }
+    warm.isolate.removeVersion(key);
   }
 }

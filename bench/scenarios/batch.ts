@@ -28,6 +28,6 @@ export const batchScenario = baselineScenario({
   name: 'batch-5',
   request: REQUEST,
   note: 'batch-5: `POST /` with 5 components: hello-world twice, weather-badge, legacy-clock (legacy entry), static-banner (no server logic); the baseline parses the same JSON body.',
-  target: 0.15,
+  target: 0.4,
   problem: batchProblem,
 });

@@ -5,5 +5,5 @@ export const renderScenario = baselineScenario({
   name: 'render',
   request: { method: 'GET', path: 'hello-world?name=Ada' },
   note: 'render: `GET /hello-world?name=Ada`, rendered (the demo greeting, modern server entry).',
-  target: 0.2,
+  target: 0.5,
 });

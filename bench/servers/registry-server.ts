@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   Object.assign(config.limits, options.limits);
   const registry = await createRegistry(config);
   const url = await registry.listen();
-  serveUntilStopped({ type: 'ready', url, workers: registry.pool.size }, () => registry.close());
+  serveUntilStopped({ type: 'ready', url, sandboxHosts: registry.pool.size }, () => registry.close());
 }
 
 main().catch((error: unknown) => {

@@ -1,10 +1,16 @@
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
-import type { ComponentCode } from '../sandbox/protocol';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { templateTypeInfo } from '../templates/template-types';
 import { compileParameterValidator, type ParameterValidator } from './parameter-validator';
+
+/** A version's view and server code as stored. */
+export interface StoredCode {
+  template: string;
+  templateKey: string;
+  server?: string;
+}
 
 /** One published version as the registry uses it: descriptor, validator and code, each prepared once. */
 export class ComponentVersion {
@@ -16,7 +22,7 @@ export class ComponentVersion {
   readonly validateParameters: ParameterValidator;
   readonly env: Record<string, string>;
   readonly #storage: StorageAdapter;
-  #code: Promise<ComponentCode> | undefined;
+  #code: Promise<StoredCode> | undefined;
 
   constructor(descriptor: PackagedDescriptor, env: Record<string, string>, storage: StorageAdapter) {
     this.name = descriptor.name;
@@ -37,7 +43,7 @@ export class ComponentVersion {
   }
 
   /** The template and server code, read from storage on first use and kept. */
-  loadCode(): Promise<ComponentCode> {
+  loadCode(): Promise<StoredCode> {
     this.#code ??= this.#readCode().catch((error: unknown) => {
       this.#code = undefined;
       throw error;
@@ -50,7 +56,7 @@ export class ComponentVersion {
    * `template.server.js` (types whose browser code is not a function of the model). Either
    * registers `oc.components[templateKey] = (props) => html`.
    */
-  async #readCode(): Promise<ComponentCode> {
+  async #readCode(): Promise<StoredCode> {
     const templateFile = templateTypeInfo(this.templateType)?.serverTemplate ?? 'template.js';
     const [template, server] = await Promise.all([
       this.#storage.readFile(this.name, this.version, templateFile),
@@ -61,7 +67,6 @@ export class ComponentVersion {
       template: template.toString('utf8'),
       templateKey: this.templateKey,
       server: server?.toString('utf8'),
-      plugins: this.descriptor.oc.plugins ?? [],
     };
   }
 

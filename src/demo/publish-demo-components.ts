@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Catalog } from '../catalog/catalog';
 import { TesseraError } from '../errors/errors';
 import { packageComponent } from '../packager/package-component';
+import { stopBundler } from '../packager/stop-bundler';
 import type { StorageAdapter } from '../storage/storage-adapter';
 
 /** The demo component folders shipped in the repository. */
@@ -23,5 +24,6 @@ export async function publishDemoComponents(storage: StorageAdapter, catalog: Ca
     }
     await catalog.add(name, version);
   }
+  await stopBundler();
   return published;
 }

@@ -1,10 +1,23 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import type { RegistryMetrics } from './registry-metrics';
 
-/** Counts and times every answer by its route pattern (`/:name/:version`), never by the raw URL. */
+/**
+ * Counts and times every answer by its route pattern (`/:name/:version`), never by the raw URL.
+ * Recorded when the answer is sent: each route gets a hook of its own that knows its pattern (read
+ * once, when the route is added; `request.routeOptions` builds an object on every read), and
+ * answers no route matched are counted as `unmatched`.
+ */
 export function recordHttpMetrics(app: FastifyInstance, metrics: RegistryMetrics): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-    done();
+  app.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const record: onSendHookHandler = (request, reply, payload, done) => {
+      metrics.httpRequest(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+      done(null, payload);
+    };
+    route.onSend = route.onSend === undefined ? record : [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), record];
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.is404) metrics.httpRequest(request.method, 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done(null, payload);
   });
 }

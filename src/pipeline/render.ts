@@ -4,6 +4,7 @@ import type { RegistryConfig } from '../config/config';
 import { TesseraError, type ErrorCode } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget } from '../sandbox/request-budget';
+import type { ComponentCode } from '../sandbox/protocol';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
@@ -163,33 +164,46 @@ export class RenderPipeline {
 
   async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
     const headers = request.headers;
+    // Only what changes per request crosses per execution; the version's constants (name, env,
+    // template types, plugins) are installed once in its context with its code.
     const input = JSON.stringify({
       op: request.action === undefined ? 'render' : 'action',
       action: request.action,
       mode: request.mode,
       params,
-      plugins: component.descriptor.oc.plugins ?? [],
+      acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
+      baseUrl: request.baseUrl,
+      requestHeaders: headersForComponent(component.name, headers),
+      staticPath,
       relayConsole: this.#config.development,
-      component: { name: component.name, version: component.version },
-      ctx: {
-        acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
-        baseUrl: request.baseUrl,
-        env: { ...component.env, ...this.#config.env },
-        requestHeaders: headersForComponent(component.name, headers),
-        staticPath,
-        templates: TEMPLATES,
-      },
     });
     const job = {
       key: component.sandboxKey,
       component: component.name,
       plugins: component.descriptor.oc.plugins ?? [],
-      loadCode: () => component.loadCode(),
+      loadCode: () => this.#codeOf(component),
       input,
       depth: request.depth,
       budget,
     };
     return this.#metrics.observeExecution(component, async () => JSON.parse(await this.#pool.execute(job)) as SandboxAnswer);
+  }
+
+  /** The version's code with its constants, sent to a host that lacks its warm context. */
+  async #codeOf(component: ComponentVersion): Promise<ComponentCode> {
+    const stored = await component.loadCode();
+    return {
+      template: stored.template,
+      templateKey: stored.templateKey,
+      server: stored.server,
+      constants: {
+        name: component.name,
+        version: component.version,
+        env: { ...component.env, ...this.#config.env },
+        templates: TEMPLATES,
+        plugins: component.descriptor.oc.plugins ?? [],
+      },
+    };
   }
 }
 

@@ -9,21 +9,32 @@ export interface SandboxLimits {
   timeoutMs: number;
   /** Largest result (JSON characters) allowed to leave an isolate. */
   maxResultChars: number;
-  /** Warm isolates a host keeps before discarding the least recently used. */
+  /** Warm component versions (contexts) a host keeps before discarding the least recently used. */
   maxWarmIsolates: number;
-  /** Heap bytes the warm isolates of one host may hold together before the least recently used go. */
+  /** Heap bytes the isolates of one host may hold together before the least recently used versions go. */
   warmIsolateBytes: number;
   /** The most components one `renderComponents` call takes (the batch limit). */
   maxNestedBatch: number;
 }
 
-/** The code of one component version, sent to a host only when it lacks the warm isolate. */
+/** What every execution of one version reads and no request changes: installed once in its context. */
+export interface VersionConstants {
+  name: string;
+  version: string;
+  /** `ctx.env`: the version's env file under the registry's environment. */
+  env: Record<string, string>;
+  /** `ctx.templates`: the template types this registry renders. */
+  templates: unknown[];
+  /** The plugins the version declares: the only ones its context may call. */
+  plugins: string[];
+}
+
+/** The code of one component version, sent to a host only when it lacks the version's warm context. */
 export interface ComponentCode {
   template: string;
   templateKey: string;
   server?: string;
-  /** The plugins the version declares: the only ones its isolate may call. */
-  plugins: string[];
+  constants: VersionConstants;
 }
 
 /** The front asks a host to run one execution. */
@@ -33,6 +44,8 @@ export interface ExecuteMessage {
   id: number;
   /** Identifies the component version and its code: `name@version#serverHash`. */
   key: string;
+  /** The component's name: its versions share the component's isolates, never another component's. */
+  component: string;
   code?: ComponentCode;
   /** JSON of the execution input (see workers/isolate-prelude.ts). */
   input: string;
@@ -89,10 +102,10 @@ export interface PongMessage {
   rssBytes: number;
 }
 
-/** V8 lost control of an isolate of this version: the host must be drained and recycled. */
+/** V8 lost control of an isolate, running these versions: the host must be drained and recycled. */
 export interface IsolateLostMessage {
   t: 'isolate-lost';
-  key: string;
+  keys: string[];
 }
 
 export interface ReadyMessage {

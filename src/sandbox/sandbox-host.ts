@@ -11,7 +11,8 @@ export type HostState = 'starting' | 'ready' | 'draining' | 'gone';
 
 /** One execution the host runs, as the front keeps it until its answer. */
 export interface HostExecution {
-  readonly key: string;
+  /** The component: a host keeps a component's versions together, so executions are counted by component. */
+  readonly component: string;
   /** The plugins its component declares: the only plugin calls it may make. */
   readonly plugins: readonly string[];
   readonly resolve: (answer: string) => void;
@@ -22,7 +23,7 @@ export interface HostEvents {
   ready(host: SandboxHost): void;
   /** A bridge call of one of this host's executions (checked to be one). */
   bridge(host: SandboxHost, execution: HostExecution, message: BridgeCallMessage): void;
-  isolateLost(host: SandboxHost, key: string): void;
+  isolateLost(host: SandboxHost, keys: string[]): void;
   pong(host: SandboxHost, pong: PongMessage): void;
   /** The process ended; its executions were answered SANDBOX_CRASHED. */
   exited(host: SandboxHost): void;
@@ -42,8 +43,8 @@ export class SandboxHost {
   readonly #outbox: Outbox<FrontMessage>;
   readonly #events: HostEvents;
   readonly #executions = new Map<number, HostExecution>();
-  /** Executions per component version, to tell a hot version from a warm one. */
-  readonly #perKey = new Map<string, number>();
+  /** Executions per component, to tell a hot component from a warm one. */
+  readonly #perComponent = new Map<string, number>();
   #nextId = 1;
   #nextPing = 1;
 
@@ -87,7 +88,7 @@ export class SandboxHost {
         this.#events.pong(this, message);
         break;
       case 'isolate-lost':
-        this.#events.isolateLost(this, message.key);
+        this.#events.isolateLost(this, message.keys);
         break;
       case 'ready':
         if (this.state === 'starting') this.state = 'ready';
@@ -99,11 +100,11 @@ export class SandboxHost {
   }
 
   /** Sends one execution; answers its id (to cancel it). */
-  execute(key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, execution: HostExecution): number {
+  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, execution: HostExecution): number {
     const id = this.#nextId++;
     this.#executions.set(id, execution);
-    this.#perKey.set(key, (this.#perKey.get(key) ?? 0) + 1);
-    this.#outbox.post({ t: 'execute', id, key, code, input, timeoutMs });
+    this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
+    this.#outbox.post({ t: 'execute', id, key, component, code, input, timeoutMs });
     return id;
   }
 
@@ -132,8 +133,8 @@ export class SandboxHost {
     return this.#executions.size;
   }
 
-  inflightOf(key: string): number {
-    return this.#perKey.get(key) ?? 0;
+  inflightOf(component: string): number {
+    return this.#perComponent.get(component) ?? 0;
   }
 
   /** Ends the process at once; its executions are answered SANDBOX_CRASHED. */
@@ -149,16 +150,16 @@ export class SandboxHost {
 
   #forget(id: number, execution: HostExecution): void {
     this.#executions.delete(id);
-    const count = this.#perKey.get(execution.key)! - 1;
-    if (count === 0) this.#perKey.delete(execution.key);
-    else this.#perKey.set(execution.key, count);
+    const count = this.#perComponent.get(execution.component)! - 1;
+    if (count === 0) this.#perComponent.delete(execution.component);
+    else this.#perComponent.set(execution.component, count);
   }
 
   #exited(): void {
     this.state = 'gone';
     const executions = [...this.#executions.values()];
     this.#executions.clear();
-    this.#perKey.clear();
+    this.#perComponent.clear();
     for (const execution of executions) execution.reject(crashed('The sandbox running the component stopped unexpectedly; retry the request.'));
     this.#events.exited(this);
   }

@@ -13,7 +13,7 @@ const HOST_SILENT_MS = 5000;
 const HOST_START_MS = 15_000;
 /** A host that ends before it was ready is restarted after this pause, so a broken install does not spin. */
 const RESTART_PAUSE_MS = 1000;
-/** Executions of one version on its home host past which the next go to another host (a hot version). */
+/** Executions of one component on its home host past which the next go to another host (a hot component). */
 const SPREAD_AT = 4;
 /** Lost isolates of one version, within the window, that quarantine it, and for how long. */
 const QUARANTINE_AFTER_LOSSES = 3;
@@ -141,9 +141,9 @@ export class SandboxPool {
           (error: unknown) => host.answerBridge(message.call, JSON.stringify({ ok: false, message: error instanceof Error ? error.message : String(error) })),
         );
       },
-      isolateLost: (host, key) => {
+      isolateLost: (host, keys) => {
         this.#options.events.isolateLost();
-        this.#quarantine.record(key);
+        for (const key of keys) this.#quarantine.record(key);
         this.#recycle(host, 'isolate-lost');
       },
       pong: (host, pong) => {
@@ -194,13 +194,13 @@ export class SandboxPool {
 
   async #run(job: ExecutionJob): Promise<string> {
     const timeoutMs = job.budget.charge();
-    const host = this.#pick(job.key) ?? (await this.#aHost(timeoutMs));
+    const host = this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
     const answer = await this.#runOn(host, job, undefined, timeoutMs);
     if (answer !== NEED_CODE) return answer;
     const code = await job.loadCode();
     // The request may have been answered while the code was read.
     job.budget.assertOpen();
-    const again = await this.#runOn(host.state === 'ready' ? host : (this.#pick(job.key) ?? (await this.#aHost(timeoutMs))), job, code, timeoutMs);
+    const again = await this.#runOn(host.state === 'ready' ? host : (this.#pick(job.component) ?? (await this.#aHost(timeoutMs))), job, code, timeoutMs);
     if (again === NEED_CODE) throw new Error('A sandbox host asked twice for the same code.');
     return again;
   }
@@ -212,7 +212,7 @@ export class SandboxPool {
         if (host.state === 'draining' && host.inflight === 0) host.kill();
       };
       const execution: PoolExecution = {
-        key: job.key,
+        component: job.component,
         plugins: job.plugins,
         depth: job.depth,
         budget: job.budget,
@@ -225,23 +225,26 @@ export class SandboxPool {
           reject(error);
         },
       };
-      const id = host.execute(job.key, code, job.input, timeoutMs, execution);
+      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, execution);
       const untrack = job.budget.track(() => host.cancel(id, new TesseraError('EXECUTION_CANCELLED')));
     });
   }
 
-  /** The ready host for a version: its home host, or the least busy with it when the version is hot there. */
-  #pick(key: string): SandboxHost | undefined {
+  /**
+   * The ready host for a component: its home host, which keeps all its warm versions (contexts of
+   * the component's isolates there), or the least busy with it when the component is hot there.
+   */
+  #pick(component: string): SandboxHost | undefined {
     const slots = this.#slots;
-    const home = hashOf(key) % slots.length;
+    const home = hashOf(component) % slots.length;
     let best: SandboxHost | undefined;
     for (let step = 0; step < slots.length; step++) {
       const host = slots[(home + step) % slots.length]!;
       if (host.state !== 'ready') continue;
       if (best === undefined) {
-        if (host.inflightOf(key) < SPREAD_AT) return host;
+        if (host.inflightOf(component) < SPREAD_AT) return host;
         best = host;
-      } else if (host.inflightOf(key) < best.inflightOf(key)) {
+      } else if (host.inflightOf(component) < best.inflightOf(component)) {
         best = host;
       }
     }
