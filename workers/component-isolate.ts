@@ -66,6 +66,8 @@ interface Execution {
   readonly timer: NodeJS.Timeout;
   readonly finish: (answer: string) => void;
   cancelled: boolean;
+  /** Its answer was delivered (and is held until its task ends): nothing may resume it any more. */
+  answered: boolean;
 }
 
 /** Resolves `fallback()` after `ms` unless `promise` settles first; the timer never outlives the race. */
@@ -225,6 +227,7 @@ export class ComponentIsolate {
       timer: setTimeout(() => this.dispose('timeout'), bounded(timeoutMs)),
       finish,
       cancelled: false,
+      answered: false,
     });
     version.pending.push([id, inputJson]);
     version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
@@ -297,6 +300,11 @@ export class ComponentIsolate {
     const execution = this.#executions.get(id);
     if (!execution || execution.version !== version) return;
     this.#held.push([id, answer]);
+    // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
+    // nested render would run after the answer).
+    execution.answered = true;
+    for (const resolve of execution.calls) resolve(ENDED);
+    execution.calls.clear();
     if (this.#calls === 0) this.#probe();
   }
 
@@ -353,7 +361,7 @@ export class ComponentIsolate {
       if (own) this.#syncAnswers.delete(id);
       return answer ?? ENDED;
     }
-    const refusal = own === undefined || own.cancelled ? ENDED : this.#refusal(version, op, payload);
+    const refusal = own === undefined || own.cancelled || own.answered ? ENDED : this.#refusal(version, op, payload);
     if (signal === undefined) return refusal === undefined ? this.#call(id, own!, op as BridgeOp, payload) : Promise.resolve(refusal);
     if (!(signal instanceof SharedArrayBuffer)) return failure('GENERIC_ERROR', 'A bridge call was malformed.');
     const raise = () => {

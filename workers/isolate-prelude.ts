@@ -156,6 +156,21 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   };
   /** The never-settling promise a call of an ended execution gets: nothing of that execution resumes. */
   const never = () => new PromiseCtor(() => {});
+  // Executions that produced their answer while calls of theirs were still out, with how many: an
+  // answer to such a call must not resume them (decided here, in the isolate's own order, whatever
+  // the order in which the host learns of the answer and of the call's result).
+  const answeredWithCallsOut = new Map<number, number>();
+  const callsOut = new Map<number, number>();
+  const callReturned = (execId: number): boolean => {
+    const out = (callsOut.get(execId) ?? 1) - 1;
+    if (out > 0) callsOut.set(execId, out);
+    else callsOut.delete(execId);
+    const afterAnswer = answeredWithCallsOut.get(execId);
+    if (afterAnswer === undefined) return false;
+    if (afterAnswer > 1) answeredWithCallsOut.set(execId, afterAnswer - 1);
+    else answeredWithCallsOut.delete(execId);
+    return true;
+  };
   const answerOf = (answer: string): unknown => {
     const parsed = parse(answer);
     if (parsed.ok) return parsed.value;
@@ -171,7 +186,10 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     } catch (error) {
       return PromiseCtor.reject(error);
     }
-    return bridge.apply(undefined, [execId, op, json], { arguments: { copy: true }, result: { promise: true, copy: true } }).then(answerOf);
+    callsOut.set(execId, (callsOut.get(execId) ?? 0) + 1);
+    return bridge
+      .apply(undefined, [execId, op, json], { arguments: { copy: true }, result: { promise: true, copy: true } })
+      .then((answer: string) => (callReturned(execId) ? never() : answerOf(answer)));
   };
 
   // Plugins answer synchronously, as in OC. Not with `applySyncPromise`, which needs the host's thread
@@ -381,7 +399,11 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const runOne = (execId: number, inputJson: string): Promise<void> =>
     run(inputJson, execId)
       .then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'))
-      .then((answer) => deliver.applyIgnored(undefined, [execId, markRecycle(answer)], { arguments: { copy: true } }));
+      .then((answer) => {
+        const out = callsOut.get(execId);
+        if (out !== undefined) answeredWithCallsOut.set(execId, out);
+        deliver.applyIgnored(undefined, [execId, markRecycle(answer)], { arguments: { copy: true } });
+      });
   // The host enters the isolate once for all the executions of this version that arrived together,
   // not once each; each answer goes back on its own as soon as it is ready (`deliver`), and stands
   // once the task that produced it has ended (see workers/component-isolate.ts).
