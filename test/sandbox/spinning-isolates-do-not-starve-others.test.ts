@@ -13,20 +13,21 @@ t.test('more spinning isolates than sandbox threads do not starve other componen
   const started = await startRegistry(t, [BYSTANDER], (config) => {
     config.limits.executionTimeoutMs = 3000; // warm isolates are reported every half second
   });
-  // The same spinning component under several versions: each version is an isolate of its own.
+  // The same spinning code under several component names: each component is an isolate of its own
+  // (the versions of one component would share one).
   const packaged = await packageComponent(fixture('hostile-sync-loop'));
-  for (let minor = 0; minor < SPINNERS; minor++) {
-    const version = `1.${minor}.0`;
+  const spinner = (index: number) => `hostile-sync-loop-${index}`;
+  for (let index = 0; index < SPINNERS; index++) {
     const files = new Map(packaged.files);
-    files.set('package.json', Buffer.from(JSON.stringify({ ...packaged.descriptor, version })));
-    await started.registry.storage.writeVersion('hostile-sync-loop', version, files);
-    await started.registry.catalog.add('hostile-sync-loop', version);
+    files.set('package.json', Buffer.from(JSON.stringify({ ...packaged.descriptor, name: spinner(index) })));
+    await started.registry.storage.writeVersion(spinner(index), '1.0.0', files);
+    await started.registry.catalog.add(spinner(index), '1.0.0');
   }
   await hostsUp(started.registry, 2);
   await bystanderRenders(t, started, 'Before', 'before the spinning starts');
 
   let spinnersAnswered = 0;
-  const spinning = Array.from({ length: SPINNERS }, (_, minor) => request(`${started.url}hostile-sync-loop/1.${minor}.0`).finally(() => spinnersAnswered++));
+  const spinning = Array.from({ length: SPINNERS }, (_, index) => request(`${started.url}${spinner(index)}`).finally(() => spinnersAnswered++));
   await warmIsolates(started.registry, 1 + POOL_THREADS + 1);
   for (const who of ['First', 'Second', 'Third']) await bystanderRenders(t, started, who, `bystander beside ${SPINNERS} spinning isolates`);
   t.equal(spinnersAnswered, 0, 'all while the spinners were still spinning');
@@ -34,9 +35,9 @@ t.test('more spinning isolates than sandbox threads do not starve other componen
   const answers = await Promise.all(spinning);
   t.same(
     answers.map(({ status, body }) => ({ status, body })),
-    Array.from({ length: SPINNERS }, (_, minor) => ({
+    Array.from({ length: SPINNERS }, (_, index) => ({
       status: 504,
-      body: { code: 'EXECUTION_TIMEOUT', error: 'The component passed its execution time limit.', name: 'hostile-sync-loop', requestVersion: `1.${minor}.0` },
+      body: { code: 'EXECUTION_TIMEOUT', error: 'The component passed its execution time limit.', name: spinner(index), requestVersion: '' },
     })),
   );
 });
