@@ -1,3 +1,4 @@
+import tap from 'tap';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,16 @@ import { defaultConfig, type RegistryConfig } from '../../src/config/config';
 import { packageComponent } from '../../src/packager/package-component';
 import { createRegistry, type Registry } from '../../src/registry';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
+
+/**
+ * Node's runner waits for each test file's process to exit, with no time limit of its own: a stray
+ * handle left after the last test (seen once in about a dozen runs of one file: all its tests passed,
+ * an esbuild service child stayed) would hang the whole suite. Five seconds after the file's tests
+ * have ended, its process exits with the code tap set.
+ */
+tap.teardown(() => {
+  setTimeout(() => process.exit(), 5000).unref();
+});
 
 /** The repository root (tests run from dist/test/…). */
 export const REPO_ROOT = path.join(__dirname, '..', '..', '..');
