@@ -126,7 +126,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     view = components[key];
   };
   // The development console: a component built with `new Server({development: {console: true}})`
-  // on a development registry (`input.relayConsole`) has what it logs kept, bounded, and sent with
+  // on a development registry (`version.relayConsole`) has what it logs kept, bounded, and sent with
   // its next answer; anywhere else the console discards. Executions overlapping in one isolate
   // share the lines: a development registry's concern only.
   let consoleLines: Array<{ level: string; message: string }> | undefined;
@@ -229,7 +229,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
 
   const run = async (inputJson: string, execId: number): Promise<string> => {
     const input = parse(inputJson);
-    const relayConsole = input.relayConsole === true && definitionOf(exportsOfServer)?.modern?.options?.development?.console === true;
+    const relayConsole = version.relayConsole && definitionOf(exportsOfServer)?.modern?.options?.development?.console === true;
     if (relayConsole) consoleLines ??= [];
     const headers: Record<string, string> = {};
     const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];

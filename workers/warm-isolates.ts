@@ -5,7 +5,7 @@ import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
  * Versions of one component sharing one isolate, at most. Contexts of one isolate share its memory
  * limit; past this many the component's next versions get another isolate.
  */
-export const VERSIONS_PER_ISOLATE = 16;
+const VERSIONS_PER_ISOLATE = 16;
 
 interface WarmVersion {
   readonly isolate: ComponentIsolate;

@@ -175,7 +175,6 @@ export class RenderPipeline {
       baseUrl: request.baseUrl,
       requestHeaders: headersForComponent(component.name, headers),
       staticPath,
-      relayConsole: this.#config.development,
     });
     const job = {
       key: component.sandboxKey,
@@ -202,6 +201,7 @@ export class RenderPipeline {
         env: { ...component.env, ...this.#config.env },
         templates: TEMPLATES,
         plugins: component.descriptor.oc.plugins ?? [],
+        relayConsole: this.#config.development,
       },
     };
   }

@@ -27,6 +27,8 @@ export interface VersionConstants {
   templates: unknown[];
   /** The plugins the version declares: the only ones its context may call. */
   plugins: string[];
+  /** A development registry: server logic that asks for it has its console relayed to the browser. */
+  relayConsole: boolean;
 }
 
 /** The code of one component version, sent to a host only when it lacks the version's warm context. */

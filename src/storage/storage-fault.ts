@@ -7,7 +7,7 @@ interface SdkError {
   $metadata?: { httpStatusCode?: number };
 }
 
-export const httpStatusOf = (error: unknown): number | undefined => (error as SdkError)?.$metadata?.httpStatusCode;
+const httpStatusOf = (error: unknown): number | undefined => (error as SdkError)?.$metadata?.httpStatusCode;
 
 /** The store answered that the object (or the whole bucket) is not there. */
 export function isMissingObject(error: unknown): boolean {
