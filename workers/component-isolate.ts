@@ -242,7 +242,13 @@ export class ComponentIsolate {
     this.#flushScheduled = false;
     for (const version of this.#versions.values()) {
       if (version.pending.length === 0) continue;
-      const batch = version.pending.filter(([id]) => this.#executions.get(id)?.cancelled === false);
+      const batch: Array<[number, string]> = [];
+      for (const entry of version.pending) {
+        const execution = this.#executions.get(entry[0]);
+        // Cancelled before it entered: it ends here, or its timer would take the isolate down.
+        if (execution?.cancelled) this.#end(entry[0], execution, CANCELLED);
+        else if (execution) batch.push(entry);
+      }
       const timeoutMs = version.pendingTimeoutMs;
       version.pending = [];
       version.pendingTimeoutMs = 0;
@@ -252,7 +258,12 @@ export class ComponentIsolate {
 
   /** Starts a batch of executions in the version's context (an empty batch is a probe: it only waits its turn). */
   #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number): void {
-    if (this.#isolate.isDisposed || version.runMany === undefined) return;
+    if (this.#isolate.isDisposed) {
+      // Only isolated-vm disposes an isolate behind our back: past its memory limit.
+      this.dispose('memory');
+      return;
+    }
+    if (version.runMany === undefined) return;
     this.#calls++;
     version.runMany.apply(undefined, [batch], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
       () => this.#taskEnded(batch, undefined),
@@ -278,6 +289,9 @@ export class ComponentIsolate {
       const execution = this.#executions.get(id);
       if (execution) this.#end(id, execution, failed);
     }
+    // The limit that stopped the task may have taken the isolate with it (isolated-vm disposes one
+    // past its memory limit): the executions left, waiting on nested renders, can never resume.
+    if (this.#isolate.isDisposed) this.dispose(failed === TIMEOUT_FAILURE ? 'timeout' : failed === MEMORY_FAILURE ? 'memory' : 'evicted');
   }
 
   /**
@@ -465,9 +479,14 @@ export class ComponentIsolate {
   }
 
   dispose(reason: DisposeReason): void {
-    if (this.#isolate.isDisposed) return;
     this.#disposeReason ??= reason;
     this.#retiring = true;
+    // isolated-vm disposes an isolate itself when it passes its memory limit: executions waiting on a
+    // bridge answer are still here then, and must be answered all the same.
+    if (this.#isolate.isDisposed) {
+      for (const [id, execution] of this.#executions) this.#end(id, execution, this.#disposeReason === 'timeout' ? TIMEOUT_FAILURE : this.#disposeReason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE);
+      return;
+    }
     this.#isolate.dispose();
     const running = this.#calls > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
     const answer = reason === 'timeout' ? TIMEOUT_FAILURE : reason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE;

@@ -66,7 +66,7 @@ export class RegistryMetrics {
 
   readonly #hostRestarts = new Counter({
     name: 'tessera_sandbox_host_restarts_total',
-    help: 'Sandbox host processes replaced, by reason: exited, silent, isolate-lost (recycled after V8 lost an isolate), memory (recycled past its memory limit).',
+    help: 'Sandbox host processes replaced, by reason: exited, silent, overdue (an execution left unanswered past its time limit), isolate-lost (recycled after V8 lost an isolate), memory (recycled past its memory limit).',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

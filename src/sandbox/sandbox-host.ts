@@ -31,6 +31,12 @@ export interface HostEvents {
 
 const crashed = (message: string) => new TesseraError('SANDBOX_CRASHED', message);
 
+/**
+ * A host bounds every execution by its time limit; one whose answer is this late was lost by the
+ * host (a fault of the host, not of tenant code), and is answered by the front instead.
+ */
+const OVERDUE_MARGIN_MS = 2000;
+
 /** The front's handle on one sandbox host process (workers/sandbox-host.ts). */
 export class SandboxHost {
   state: HostState = 'starting';
@@ -43,6 +49,8 @@ export class SandboxHost {
   readonly #outbox: Outbox<FrontMessage>;
   readonly #events: HostEvents;
   readonly #executions = new Map<number, HostExecution>();
+  /** When each execution's answer is overdue (performance.now()): its time limit and a margin. */
+  readonly #overdueAt = new Map<number, number>();
   /** Executions per component, to tell a hot component from a warm one. */
   readonly #perComponent = new Map<string, number>();
   #nextId = 1;
@@ -103,6 +111,7 @@ export class SandboxHost {
   execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, execution: HostExecution): number {
     const id = this.#nextId++;
     this.#executions.set(id, execution);
+    this.#overdueAt.set(id, performance.now() + timeoutMs + OVERDUE_MARGIN_MS);
     this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
     this.#outbox.post({ t: 'execute', id, key, component, code, input, timeoutMs });
     return id;
@@ -115,6 +124,23 @@ export class SandboxHost {
     this.#forget(id, execution);
     this.#outbox.post({ t: 'cancel', id });
     execution.reject(reason);
+  }
+
+  /**
+   * Answers EXECUTION_TIMEOUT for the executions the host should have answered by now; answers
+   * whether there were any (the host is then not to be trusted with more).
+   */
+  answerOverdue(now: number): boolean {
+    let any = false;
+    for (const [id, overdueAt] of this.#overdueAt) {
+      if (overdueAt > now) continue;
+      const execution = this.#executions.get(id)!;
+      this.#forget(id, execution);
+      this.#outbox.post({ t: 'cancel', id });
+      execution.reject(new TesseraError('EXECUTION_TIMEOUT', 'The component passed its execution time limit.'));
+      any = true;
+    }
+    return any;
   }
 
   answerBridge(call: number, answer: string): void {
@@ -150,6 +176,7 @@ export class SandboxHost {
 
   #forget(id: number, execution: HostExecution): void {
     this.#executions.delete(id);
+    this.#overdueAt.delete(id);
     const count = this.#perComponent.get(execution.component)! - 1;
     if (count === 0) this.#perComponent.delete(execution.component);
     else this.#perComponent.set(execution.component, count);
@@ -159,6 +186,7 @@ export class SandboxHost {
     this.state = 'gone';
     const executions = [...this.#executions.values()];
     this.#executions.clear();
+    this.#overdueAt.clear();
     this.#perComponent.clear();
     for (const execution of executions) execution.reject(crashed('The sandbox running the component stopped unexpectedly; retry the request.'));
     this.#events.exited(this);

@@ -23,7 +23,7 @@ const QUARANTINE_MS = 60_000;
 /** What the pool reports as it happens (the metrics count them). */
 export interface SandboxEvents {
   /** A host died, stopped answering or was recycled, and a new one took its place. */
-  hostReplaced(reason: 'exited' | 'silent' | 'isolate-lost' | 'memory'): void;
+  hostReplaced(reason: 'exited' | 'silent' | 'overdue' | 'isolate-lost' | 'memory'): void;
   /** V8 lost control of an isolate: its executions were answered, its host is recycled. */
   isolateLost(): void;
 }
@@ -276,7 +276,7 @@ export class SandboxPool {
   }
 
   /** Drains the host and kills it once its executions have ended; a new host takes its slot now. */
-  #recycle(host: SandboxHost, reason: 'isolate-lost' | 'memory'): void {
+  #recycle(host: SandboxHost, reason: 'overdue' | 'isolate-lost' | 'memory'): void {
     const slot = this.#slots.indexOf(host);
     if (slot === -1 || this.#closing) return;
     host.state = 'draining';
@@ -307,9 +307,11 @@ export class SandboxPool {
       if (now - host.lastPongAt > (host.state === 'starting' ? HOST_START_MS : HOST_SILENT_MS)) {
         if (this.#slots.includes(host)) this.#options.events.hostReplaced('silent');
         host.kill();
-      } else {
-        host.ping();
+        continue;
       }
+      host.ping();
+      // A host that lost an execution is recycled: whatever lost it may hold more.
+      if (host.answerOverdue(now)) this.#recycle(host, 'overdue');
     }
   }
 

@@ -65,12 +65,16 @@ export async function startRegistry(
   return { registry, url, storagePath };
 }
 
+/** Longer than any time limit a test sets. */
+const REQUEST_LIMIT_MS = 60_000;
+
 /** GET/POST with fetch; answers status, headers and the parsed (or raw) body. */
 export async function request(
   url: string,
   init: RequestInit = {},
 ): Promise<{ status: number; headers: Headers; body: any; text: string }> {
-  const response = await fetch(url, init);
+  // A request the registry never answers fails the test instead of holding it.
+  const response = await fetch(url, { signal: AbortSignal.timeout(REQUEST_LIMIT_MS), ...init });
   const text = await response.text();
   let body: unknown = text;
   try {
