@@ -40,10 +40,16 @@ export function formatMethod(machine: Machine, settings: BenchSettings, notes: s
 }
 
 function throughputLine(row: ThroughputRow): string {
-  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | |`;
+  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | | |`;
   const { result, reference } = row;
   const ratio = reference ? median(reference.roundRatios) : undefined;
-  const target = row.target === undefined ? '' : `≥ ${row.target.toFixed(2)} ${ratio !== undefined && ratio >= row.target ? 'met' : 'missed'}`;
+  const p99Ratio = reference ? result.p99Ms / reference.result.p99Ms : undefined;
+  const target = [
+    row.target === undefined ? '' : `≥ ${row.target.toFixed(2)} ${ratio !== undefined && ratio >= row.target ? 'met' : 'missed'}`,
+    row.p99Target === undefined ? '' : `p99 ≤ ${row.p99Target}× ${p99Ratio !== undefined && p99Ratio <= row.p99Target ? 'met' : 'missed'} (${p99Ratio?.toFixed(1)}×)`,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return [
     '',
     row.scenario,
@@ -53,6 +59,7 @@ function throughputLine(row: ThroughputRow): string {
     integer(result.failures),
     reference?.label ?? '',
     reference ? integer(reference.result.requestsPerSecond) : '',
+    reference ? ms(reference.result.p99Ms) : '',
     ratio === undefined ? '' : ratio.toFixed(3),
     reference ? reference.roundRatios.map((r) => r.toFixed(3)).join(', ') : '',
     target,
@@ -64,8 +71,8 @@ function throughputLine(row: ThroughputRow): string {
 
 function formatThroughput(rows: ThroughputRow[]): string {
   return [
-    '| scenario | req/s | p50 ms | p99 ms | failed requests | compared with | its req/s | ratio | ratio per round | target |',
-    '|---|---:|---:|---:|---:|---|---:|---:|---|---|',
+    '| scenario | req/s | p50 ms | p99 ms | failed requests | compared with | its req/s | its p99 ms | ratio | ratio per round | target |',
+    '|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|',
     ...rows.map(throughputLine),
   ].join('\n');
 }

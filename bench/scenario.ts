@@ -29,6 +29,8 @@ export interface ThroughputRow {
   /** What the ratio is taken against, measured in the same run, in rounds alternating with `result`'s. */
   reference?: { label: string; result: LoadResult; roundRatios: number[] };
   target?: number;
+  /** The most the registry's p99 may be, as a multiple of the reference's p99. */
+  p99Target?: number;
   /** Why the scenario did not run. */
   skipped?: string;
 }
@@ -116,14 +118,14 @@ async function compareWithBaseline(
   registryUrl: string,
   request: BenchRequest,
   registryBody: string,
-  target?: number,
+  targets: Pick<ThroughputRow, 'target' | 'p99Target'>,
 ): Promise<ThroughputRow> {
   const baseline = await startBaselineServer({ body: registryBody });
   try {
     const answer = await probe(baseline.url, request);
     if (Buffer.byteLength(answer.text) !== Buffer.byteLength(registryBody)) throw new Error('The baseline answered a body of another size.');
     const { subject, reference, roundRatios } = await compareInRounds(settings, registryUrl, baseline.url, request);
-    return { scenario, result: subject, reference: { label: `plain fastify, ${Buffer.byteLength(registryBody)}-byte body`, result: reference, roundRatios }, target };
+    return { scenario, result: subject, reference: { label: `plain fastify, ${Buffer.byteLength(registryBody)}-byte body`, result: reference, roundRatios }, ...targets };
   } finally {
     await baseline.stop();
   }
@@ -139,9 +141,10 @@ export function baselineScenario(options: {
   request: BenchRequest;
   note: string;
   target?: number;
+  p99Target?: number;
   problem?: (text: string) => string | undefined;
 }): Scenario {
-  const { name, request, note, target } = options;
+  const { name, request, note, target, p99Target } = options;
   return {
     name,
     usesSharedRegistry: true,
@@ -150,7 +153,7 @@ export function baselineScenario(options: {
       const answer = await probe(registry.url, request);
       const problem = probeProblem(request, answer) ?? options.problem?.(answer.text);
       if (problem) return { rows: [{ scenario: name, skipped: problem }], notes: [note] };
-      return { rows: [await compareWithBaseline(env.settings, name, registry.url, request, answer.text, target)], notes: [note] };
+      return { rows: [await compareWithBaseline(env.settings, name, registry.url, request, answer.text, { target, p99Target })], notes: [note] };
     },
   };
 }
