@@ -14,6 +14,9 @@ import { SandboxPool } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
 import type { StorageAdapter } from './storage/storage-adapter';
 
+/** Past the execution time limit, how long a close waits for the last requests before it cuts connections. */
+const CLOSE_MARGIN_MS = 2000;
+
 export interface Registry {
   app: FastifyInstance;
   catalog: Catalog;
@@ -82,7 +85,11 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     (closed ??= (async () => {
       readiness.drain();
       stopPolling?.();
+      // Requests under way end within their time limit; a connection still open after that carries
+      // none (a client that connected and never sent one) and would hold the close for good.
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), config.limits.executionTimeoutMs + CLOSE_MARGIN_MS);
       await app.close();
+      clearTimeout(cutOff);
       await pool.close();
       await storage.close?.();
     })());
