@@ -13,7 +13,7 @@ t.test('an isolate lost to the memory limit answers at once the executions of it
   // render in it was never answered, and held its slot for good.
   const { url } = await startRegistry(t, [fixture('hostile-memory-beside-waiter'), fixture('hostile-sync-loop')], (config) => {
     config.limits.memoryMb = 16;
-    config.limits.executionTimeoutMs = 4000;
+    config.limits.executionTimeoutMs = 10_000;
   });
   const sent = performance.now();
   const waiting = request(`${url}hostile-memory-beside-waiter`, { signal: AbortSignal.timeout(20_000) });
@@ -22,7 +22,7 @@ t.test('an isolate lost to the memory limit answers at once the executions of it
   t.same([bomb.status, bomb.body], [500, MEMORY], 'the request that grew');
   const waited = await waiting;
   t.same([waited.status, waited.body], [500, MEMORY], 'the request waiting in the same isolate');
-  t.ok(performance.now() - sent < 4000, 'answered when its isolate went, not at the time limit');
+  t.ok(performance.now() - sent < 8000, 'answered when its isolate went, not at the time limit');
   const again = await request(`${url}hostile-memory-beside-waiter?grow=true`);
   t.equal(again.status, 500, 'the component gets a new isolate');
 });
