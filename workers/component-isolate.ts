@@ -259,7 +259,8 @@ export class ComponentIsolate {
   /** Starts a batch of executions in the version's context (an empty batch is a probe: it only waits its turn). */
   #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number): void {
     if (this.#isolate.isDisposed) {
-      // Only isolated-vm disposes an isolate behind our back: past its memory limit.
+      // Disposed already (by us, or by isolated-vm past its memory limit): whatever waits to run in
+      // it is answered; the reason of our own dispose, if any, stands.
       this.dispose('memory');
       return;
     }
