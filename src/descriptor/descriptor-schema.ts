@@ -34,6 +34,12 @@ export const PATTERNS = {
   },
 } as const;
 
+/**
+ * Names the registry's own routes answer at `/<name>`: a component so named could never be reached
+ * by its href, and `oc-client` is the registry's own (OC's clients ask for it).
+ */
+export const RESERVED_NAMES: readonly string[] = ['oc-client', 'metrics', 'livez', 'readyz'];
+
 const COMPONENT_NAME = new RegExp(PATTERNS.name.source, 'u');
 /** Whether `name` is a valid component name (kebab-case). */
 export const isComponentName = (name: string): boolean => COMPONENT_NAME.test(name);

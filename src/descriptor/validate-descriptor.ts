@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { valid as semverValid } from 'semver';
-import { PATTERNS, descriptorSchema } from './descriptor-schema';
+import { PATTERNS, RESERVED_NAMES, descriptorSchema } from './descriptor-schema';
 import type { SourceDescriptor } from './descriptor-types';
 
 export type DescriptorValidation = { ok: true; descriptor: SourceDescriptor } | { ok: false; problems: string[] };
@@ -76,6 +76,9 @@ function crossFieldProblems(root: Record<string, unknown>): string[] {
   // The regex accepts some strings semver rejects (over 256 chars, numbers past MAX_SAFE_INTEGER).
   if (typeof root.version === 'string' && VERSION.test(root.version) && semverValid(root.version) === null) {
     problems.push(`/version ${PATTERNS.version.message}`);
+  }
+  if (typeof root.name === 'string' && RESERVED_NAMES.includes(root.name)) {
+    problems.push(`/name "${root.name}" is taken by the registry's own route /${root.name}`);
   }
   const oc = isRecord(root.oc) ? root.oc : {};
   const files = isRecord(oc.files) ? oc.files : {};

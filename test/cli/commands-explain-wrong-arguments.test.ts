@@ -8,6 +8,7 @@ t.test('commands refuse wrong arguments with what to do', async (t) => {
   const cases: Array<[string[], string]> = [
     [['init'], 'Error: tessera init needs exactly one component name, e.g. "tessera init my-greeting".\n'],
     [['init', 'My Greeting'], 'Error: "My Greeting" cannot be a component name: it must be kebab-case (lowercase letters, digits and dashes), e.g. "my-greeting".\n'],
+    [['init', 'metrics'], 'Error: "metrics" cannot be a component name: the registry\'s own route /metrics answers at that address.\n'],
     [['init', 'x-card', '--template', 'vue'], 'Error: There is no "vue" template; available: es6, esm, react.\n'],
     [['publish', '.'], 'Error: tessera publish needs the registry\'s address: add --registry <url>, e.g. --registry http://localhost:3030/.\n'],
     [['publish', '.', '--registry', 'ftp://example'], 'Error: --registry must be an http:// or https:// address, not "ftp://example".\n'],

@@ -57,6 +57,16 @@ t.test('name must be kebab-case: spaces', async (t) => {
   t.same(problemsOf(d), ['/name must be kebab-case (lowercase letters, digits and dashes)']);
 });
 
+t.test("names of the registry's own routes are refused", async (t) => {
+  const d = valid();
+  for (const name of ['oc-client', 'metrics', 'livez', 'readyz']) {
+    d.name = name;
+    t.same(problemsOf(d), [`/name "${name}" is taken by the registry's own route /${name}`], name);
+  }
+  d.name = 'metrics-panel';
+  t.same(problemsOf(d), [], 'a name that only starts like one is fine');
+});
+
 t.test('version must be semver', async (t) => {
   for (const version of ['1.2', 'v1.2.3', '01.2.3', '1.2.3-', 'latest']) {
     const d = valid();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
+import { hashToken } from '../../src/publish/tenant-tokens';
 import { request } from '../helpers/start-registry';
 import { GREETING, SHOP_TOKEN, filesUnder, packagedFiles, packed, put, startPublishRegistry, withDescriptor } from './publish-helpers';
 
@@ -216,4 +217,25 @@ t.test('packages over limits.publishBytes, packed or unpacked', async (t) => {
   t.same(inflated.body, refusal('PAYLOAD_TOO_LARGE', 'The unpacked package is over the publish limit of 1500 bytes.'));
 
   t.same(await filesUnder(storagePath), [], 'nothing was stored');
+});
+
+t.test("a component may not take the name of one of the registry's own routes", async (t) => {
+  const { url } = await startPublishRegistry(t, (config) => {
+    config.publishTokens.push({ tenant: 'ops', sha256: hashToken('ops-secret-token'), components: ['*'] });
+  });
+  const files = await withDescriptor((d) => {
+    d.name = 'metrics';
+  });
+  const taken = await put(url, 'metrics/1.0.0', await packTarball(files), { token: 'ops-secret-token' });
+  t.equal(taken.status, 400);
+  t.same(taken.body, {
+    code: 'PACKAGE_NOT_VALID',
+    error: 'The package of metrics@1.0.0 is not valid.',
+    name: 'metrics',
+    requestVersion: '1.0.0',
+    details: { problems: ['/name "metrics" is taken by the registry\'s own route /metrics'] },
+  });
+  const scrape = await request(`${url}metrics`);
+  t.match(scrape.text, /^# HELP tessera_/m, '/metrics still answers the registry\'s metrics');
+  t.same((await request(url)).body.components, [], 'nothing was published');
 });

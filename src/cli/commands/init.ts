@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { isComponentName, PATTERNS } from '../../descriptor/descriptor-schema';
+import { isComponentName, PATTERNS, RESERVED_NAMES } from '../../descriptor/descriptor-schema';
 import { CliError, type Command } from '../command';
 
 /** The component templates, one folder each; files end in `.tpl` and `{{name}}` is the component name. */
@@ -24,6 +24,7 @@ Creates the folder <name> holding a working component: package.json, a server en
     if (positionals.length !== 1) throw new CliError('tessera init needs exactly one component name, e.g. "tessera init my-greeting".');
     const name = positionals[0]!;
     if (!isComponentName(name)) throw new CliError(`"${name}" cannot be a component name: it ${PATTERNS.name.message}, e.g. "my-greeting".`);
+    if (RESERVED_NAMES.includes(name)) throw new CliError(`"${name}" cannot be a component name: the registry's own route /${name} answers at that address.`);
     const available = await readdir(TEMPLATES_DIR);
     if (!available.includes(values.template)) {
       throw new CliError(`There is no "${values.template}" template; available: ${available.sort().join(', ')}.`);
