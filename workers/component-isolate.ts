@@ -114,6 +114,8 @@ export class ComponentIsolate {
    * be working. Each settles only once the task it started has ended, its microtasks included.
    */
   #calls = 0;
+  /** Since when (performance.now()) calls into the isolate have been under way without a break. */
+  #busySince: number | undefined;
   /**
    * Answers delivered from inside, held until the task that produced them has ended: code that runs
    * on after its execution answered (a microtask flood, a loop queued behind the answer) keeps the
@@ -200,6 +202,11 @@ export class ComponentIsolate {
     return !this.#isolate.isDisposed && !this.#retiring;
   }
 
+  /** How long calls into the isolate have been under way without a break (0 when none is). */
+  busyFor(now: number): number {
+    return this.#busySince === undefined ? 0 : now - this.#busySince;
+  }
+
   get busy(): boolean {
     return this.#executions.size > 0;
   }
@@ -265,7 +272,7 @@ export class ComponentIsolate {
       return;
     }
     if (version.runMany === undefined) return;
-    this.#calls++;
+    if (this.#calls++ === 0) this.#busySince = performance.now();
     version.runMany.apply(undefined, [batch], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
       () => this.#taskEnded(batch, undefined),
       (error: unknown) => this.#taskEnded(batch, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined))),
@@ -278,7 +285,7 @@ export class ComponentIsolate {
    * limit stopped it): then they, and the batch's executions, get the failure.
    */
   #taskEnded(batch: Array<[number, string]>, failed: string | undefined): void {
-    this.#calls--;
+    if (--this.#calls === 0) this.#busySince = undefined;
     const held = this.#held;
     this.#held = [];
     for (const [id, answer] of held) {

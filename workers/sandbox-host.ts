@@ -15,6 +15,8 @@ import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, ty
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
+/** An isolate running code this long without a break is reported busy, so the front routes around it. */
+const BUSY_MS = 100;
 
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
 const outbox = new Outbox<HostMessage>((batch) => process.send!(batch));
@@ -80,7 +82,14 @@ process.on('message', (batch: FrontMessage[]) => {
         bridgeCalls.delete(message.call);
         break;
       case 'ping':
-        outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss() });
+        outbox.post({
+          t: 'pong',
+          id: message.id,
+          warmIsolates: warm.count,
+          heapBytes: warm.heapBytes,
+          rssBytes: process.memoryUsage.rss(),
+          busy: warm.busyComponents(BUSY_MS),
+        });
         break;
     }
   }

@@ -104,6 +104,16 @@ export class WarmIsolates {
     }
   }
 
+  /** The components one of whose isolates has been running code for `ms` or longer without a break. */
+  busyComponents(ms: number): string[] {
+    const now = performance.now();
+    const busy: string[] = [];
+    for (const [component, isolates] of this.#isolates) {
+      if (isolates.some((isolate) => isolate.usable && isolate.busyFor(now) >= ms)) busy.push(component);
+    }
+    return busy;
+  }
+
   /** Disposes the isolates that ran code while no execution was in them. */
   checkIdle(): void {
     for (const isolate of this.#usableIsolates()) isolate.checkIdle();

@@ -106,6 +106,11 @@ export class RegistryMetrics {
       ],
       ['tessera_sandbox_isolate_heap_bytes', 'Heap used by the warm isolates (external allocations included), summed over the hosts.', 'heapBytes'],
       ['tessera_sandbox_host_resident_bytes', 'Resident memory of the sandbox host processes, summed.', 'rssBytes'],
+      [
+        'tessera_sandbox_busy_components',
+        'Components whose isolate has been running code without a break for 100 ms or more (a loop, a long render), summed over the hosts: their next executions go to other hosts.',
+        'busyComponents',
+      ],
     ];
     for (const [name, help, figure] of fromHosts) {
       new Gauge({

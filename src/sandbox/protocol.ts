@@ -102,6 +102,11 @@ export interface PongMessage {
   heapBytes: number;
   /** The host process's resident memory. */
   rssBytes: number;
+  /**
+   * Components whose isolate has been running code without a break for a while (a loop, a long
+   * render): their next executions go to another host if one is free of them.
+   */
+  busy: string[];
 }
 
 /** V8 lost control of an isolate, running these versions: the host must be drained and recycled. */

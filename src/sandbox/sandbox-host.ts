@@ -163,6 +163,11 @@ export class SandboxHost {
     return this.#perComponent.get(component) ?? 0;
   }
 
+  /** Whether the host last reported the component's isolate busy (running code for a while). */
+  busyWith(component: string): boolean {
+    return this.lastPong?.busy.includes(component) === true;
+  }
+
   /** Ends the process at once; its executions are answered SANDBOX_CRASHED. */
   kill(): void {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');

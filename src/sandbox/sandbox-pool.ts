@@ -59,6 +59,8 @@ export interface SandboxStats {
   warmIsolates: number;
   heapBytes: number;
   rssBytes: number;
+  /** Components reported busy (running code for a while), summed over the hosts. */
+  busyComponents: number;
 }
 
 export interface SandboxPoolOptions {
@@ -232,20 +234,25 @@ export class SandboxPool {
 
   /**
    * The ready host for a component: its home host, which keeps all its warm versions (contexts of
-   * the component's isolates there), or the least busy with it when the component is hot there.
+   * the component's isolates there), unless the component is hot there or its isolate there is busy
+   * running code (a loop its calm requests would wait behind until the time limit); then the next
+   * host free of both, else the one least taken by it.
    */
   #pick(component: string): SandboxHost | undefined {
     const slots = this.#slots;
     const home = hashOf(component) % slots.length;
     let best: SandboxHost | undefined;
+    let bestCost = Infinity;
     for (let step = 0; step < slots.length; step++) {
       const host = slots[(home + step) % slots.length]!;
       if (host.state !== 'ready') continue;
-      if (best === undefined) {
-        if (host.inflightOf(component) < SPREAD_AT) return host;
+      const inflight = host.inflightOf(component);
+      const busy = host.busyWith(component);
+      if (!busy && inflight < SPREAD_AT) return host;
+      const cost = (busy ? SPREAD_AT * 1000 : 0) + inflight;
+      if (cost < bestCost) {
         best = host;
-      } else if (host.inflightOf(component) < best.inflightOf(component)) {
-        best = host;
+        bestCost = cost;
       }
     }
     return best;
@@ -330,13 +337,14 @@ export class SandboxPool {
   }
 
   stats(): SandboxStats {
-    const stats: SandboxStats = { hosts: 0, warmIsolates: 0, heapBytes: 0, rssBytes: 0 };
+    const stats: SandboxStats = { hosts: 0, warmIsolates: 0, heapBytes: 0, rssBytes: 0, busyComponents: 0 };
     for (const host of [...this.#slots, ...this.#draining]) {
       if (host.state === 'ready') stats.hosts++;
       if (host.state === 'gone' || !host.lastPong) continue;
       stats.warmIsolates += host.lastPong.warmIsolates;
       stats.heapBytes += host.lastPong.heapBytes;
       stats.rssBytes += host.lastPong.rssBytes;
+      stats.busyComponents += host.lastPong.busy.length;
     }
     return stats;
   }
