@@ -15,7 +15,7 @@ import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, ty
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
-/** An isolate running code this long without a break is reported busy, so the front routes around it. */
+/** An isolate running code this long without a break is reported busy, so the front routes around it; checked as often. */
 const BUSY_MS = 100;
 
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
@@ -88,7 +88,6 @@ process.on('message', (batch: FrontMessage[]) => {
           warmIsolates: warm.count,
           heapBytes: warm.heapBytes,
           rssBytes: process.memoryUsage.rss(),
-          busy: warm.busyComponents(BUSY_MS),
         });
         break;
     }
@@ -103,5 +102,14 @@ setInterval(() => {
   warm.checkIdle();
   void warm.measure();
 }, HOUSEKEEPING_MS);
+
+let reportedBusy = '';
+setInterval(() => {
+  const components = warm.busyComponents(BUSY_MS);
+  const key = components.join('\n');
+  if (key === reportedBusy) return;
+  reportedBusy = key;
+  outbox.post({ t: 'busy', components });
+}, BUSY_MS);
 
 outbox.post({ t: 'ready' });

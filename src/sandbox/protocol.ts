@@ -102,11 +102,15 @@ export interface PongMessage {
   heapBytes: number;
   /** The host process's resident memory. */
   rssBytes: number;
-  /**
-   * Components whose isolate has been running code without a break for a while (a loop, a long
-   * render): their next executions go to another host if one is free of them.
-   */
-  busy: string[];
+}
+
+/**
+ * The components whose isolate has been running code without a break for a while (a loop, a long
+ * render), sent when the list changes: their next executions go to another host if one is free of them.
+ */
+export interface BusyMessage {
+  t: 'busy';
+  components: string[];
 }
 
 /** V8 lost control of an isolate, running these versions: the host must be drained and recycled. */
@@ -119,7 +123,7 @@ export interface ReadyMessage {
   t: 'ready';
 }
 
-export type HostMessage = ResultMessage | BridgeCallMessage | PongMessage | IsolateLostMessage | ReadyMessage;
+export type HostMessage = ResultMessage | BridgeCallMessage | PongMessage | BusyMessage | IsolateLostMessage | ReadyMessage;
 
 /** A host's answer to an execution when it must first be sent the code. */
 export const NEED_CODE = '"need-code"';

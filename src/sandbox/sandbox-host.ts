@@ -53,6 +53,8 @@ export class SandboxHost {
   readonly #overdueAt = new Map<number, number>();
   /** Executions per component, to tell a hot component from a warm one. */
   readonly #perComponent = new Map<string, number>();
+  /** The components whose isolate the host last reported busy (usually none). */
+  #busy: string[] = [];
   #nextId = 1;
   #nextPing = 1;
 
@@ -94,6 +96,9 @@ export class SandboxHost {
         this.lastPong = message;
         this.lastPongAt = performance.now();
         this.#events.pong(this, message);
+        break;
+      case 'busy':
+        this.#busy = message.components;
         break;
       case 'isolate-lost':
         this.#events.isolateLost(this, message.keys);
@@ -165,7 +170,12 @@ export class SandboxHost {
 
   /** Whether the host last reported the component's isolate busy (running code for a while). */
   busyWith(component: string): boolean {
-    return this.lastPong?.busy.includes(component) === true;
+    return this.#busy.includes(component);
+  }
+
+  /** The components the host last reported busy. */
+  get busyComponents(): number {
+    return this.#busy.length;
   }
 
   /** Ends the process at once; its executions are answered SANDBOX_CRASHED. */

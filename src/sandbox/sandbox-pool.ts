@@ -344,7 +344,7 @@ export class SandboxPool {
       stats.warmIsolates += host.lastPong.warmIsolates;
       stats.heapBytes += host.lastPong.heapBytes;
       stats.rssBytes += host.lastPong.rssBytes;
-      stats.busyComponents += host.lastPong.busy.length;
+      stats.busyComponents += host.busyComponents;
     }
     return stats;
   }

@@ -24,7 +24,7 @@ t.test("calm requests of a component whose isolate spins go to another host, not
     spinEnded = true;
     return answer;
   });
-  // Its host reports the isolate busy on the next heartbeat.
+  // Its host reports the isolate busy within a fifth of a second.
   await until(async () => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_sandbox_busy_components') === 1);
   const beside = await Promise.all([calm(), calm(), calm()]);
   t.notOk(spinEnded, 'the calm requests were answered while the spin went on');
