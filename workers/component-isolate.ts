@@ -207,10 +207,6 @@ export class ComponentIsolate {
     return this.#busySince === undefined ? 0 : now - this.#busySince;
   }
 
-  get busy(): boolean {
-    return this.#executions.size > 0;
-  }
-
   /** Versions with a context here (built or building). */
   get versionCount(): number {
     return this.#versions.size;
