@@ -43,6 +43,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
 
   const metrics = new RegistryMetrics();
   observeCatalog(metrics.registry, catalog);
+  let logHostOutput = (_pid: number, text: string): void => void process.stderr.write(text);
   const pool = new SandboxPool({
     limits: {
       memoryMb: config.limits.memoryMb,
@@ -59,6 +60,8 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     bridge: (request) => bridge(request),
     events: metrics.sandboxEvents,
+    // Through the registry's log once it exists; a host can write before that (a failed start).
+    logHostOutput: (pid, text) => logHostOutput(pid, text),
   });
   metrics.observePool(pool);
   const pipeline = new RenderPipeline(catalog, pool, config, metrics);
@@ -67,6 +70,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
   const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness }, { logger: options.logger });
+  logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
 
   const leftovers = await storage.removeInterruptedWrites?.();
   if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);

@@ -27,6 +27,8 @@ export interface HostEvents {
   pong(host: SandboxHost, pong: PongMessage): void;
   /** The process ended; its executions were answered SANDBOX_CRASHED. */
   exited(host: SandboxHost): void;
+  /** What the process wrote to its stderr (V8's report of an isolate it lost, a crash's stack). */
+  output(host: SandboxHost, text: string): void;
 }
 
 const crashed = (message: string) => new TesseraError('SANDBOX_CRASHED', message);
@@ -63,8 +65,11 @@ export class SandboxHost {
     this.#child = fork(HOST_FILE, [JSON.stringify(limits)], {
       execArgv: ['--no-node-snapshot'],
       serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // stderr is read, and logged by the front with the host's pid, never left to fill its pipe.
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
+    this.#child.stderr!.setEncoding('utf8');
+    this.#child.stderr!.on('data', (text: string) => this.#events.output(this, text));
     this.#outbox = new Outbox((batch) => {
       if (this.#child.connected) this.#child.send(batch);
     });

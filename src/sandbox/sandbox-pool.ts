@@ -77,6 +77,8 @@ export interface SandboxPoolOptions {
   /** Answers nested renders and plugin calls made from inside isolates. */
   bridge: (request: BridgeRequest) => Promise<string>;
   events: SandboxEvents;
+  /** Logs what a host process wrote to its stderr. */
+  logHostOutput: (pid: number, text: string) => void;
 }
 
 interface PoolExecution extends HostExecution {
@@ -154,6 +156,7 @@ export class SandboxPool {
         if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) this.#recycle(host, 'memory');
       },
       exited: (host) => this.#exited(host),
+      output: (host, text) => this.#options.logHostOutput(host.pid, text),
     };
     for (let slot = 0; slot < options.hosts; slot++) this.#slots.push(this.#startHost());
     this.#heartbeat = setInterval(() => this.#checkHosts(), PING_EVERY_MS).unref();

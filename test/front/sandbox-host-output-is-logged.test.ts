@@ -1,0 +1,45 @@
+import t from 'tap';
+import { packageComponent } from '../../src/packager/package-component';
+import { FileSystemStorage } from '../../src/storage/fs-storage';
+import { cliEnv, eventually, startCli, workFolder } from '../cli/run-cli';
+import { fixture, request } from '../helpers/start-registry';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  sandboxHost?: number;
+}
+
+t.test("what a sandbox host writes to stderr is a warning in the registry's log, with the host's pid", async (t) => {
+  const dir = await workFolder(t);
+  const packaged = await packageComponent(fixture('hostile-memory-catastrophic'));
+  await new FileSystemStorage(dir).writeVersion(packaged.descriptor.name, packaged.descriptor.version, packaged.files);
+  const registry = startCli(t, ['start', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1' }) });
+  const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
+
+  // V8 reports the collections before an isolate it could not save (its "Last few GCs") on the
+  // host's stderr. Its memory limit sometimes stops the script first, which reports nothing: the
+  // attempts go on until V8 lost one.
+  const fromHosts = () =>
+    registry
+      .output()
+      .split('\n')
+      .flatMap((line): LogLine[] => {
+        try {
+          return line.startsWith('{') ? [JSON.parse(line) as LogLine] : [];
+        } catch {
+          return []; // a line still being written
+        }
+      })
+      .filter((line) => line.sandboxHost !== undefined);
+  const reported = () => fromHosts().some((line) => line.msg.includes('Last few GCs'));
+  for (let attempt = 1; attempt <= 12 && !reported(); attempt++) {
+    t.equal((await request(`${url}hostile-memory-catastrophic`)).body.code, 'MEMORY_LIMIT_EXCEEDED', `attempt ${attempt}`);
+    await eventually(async () => reported(), 1000).catch(() => {});
+  }
+  const line = fromHosts().find((candidate) => candidate.msg.includes('Last few GCs'));
+  t.ok(line, 'V8 lost an isolate within twelve attempts, and its report was logged');
+  t.equal(line?.level, 40, 'a warning');
+  t.ok(Number.isInteger(line?.sandboxHost) && line!.sandboxHost! > 0, 'names the host process');
+  t.notOk(/^<--- Last few GCs --->$/m.test(registry.output()), 'nothing of it outside the JSON log lines');
+});
