@@ -36,6 +36,8 @@ export interface RenderRequest {
   clientTemplates?: string[];
   /** Id of the HTTP request this render serves (a nested render: of its root request), for log lines. */
   requestId?: string;
+  /** Registers what to cancel when the client of a request from outside goes away unanswered. */
+  onAbandoned?: (cancel: () => void) => void;
 }
 
 export interface Cookie {
@@ -91,6 +93,7 @@ export class RenderPipeline {
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
     const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest, request.requestId);
+    request.onAbandoned?.(() => budget.close());
     try {
       return await this.#render(request, budget);
     } finally {

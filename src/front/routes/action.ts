@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
+import { onAbandoned } from '../on-abandoned';
 import type { RegistryServices } from '../registry-services';
 import { sendRender } from '../send-render';
 
@@ -29,6 +30,7 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
         baseUrl: services.publicBaseUrl.value,
         action,
         requestId: request.id,
+        onAbandoned: onAbandoned(reply),
       }),
     );
   };

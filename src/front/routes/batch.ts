@@ -3,6 +3,7 @@ import { TesseraError } from '../../errors/errors';
 import { renderBatch, type BatchOutcome } from '../../pipeline/render-batch';
 import { applyComponentHeaders } from '../apply-component-headers';
 import { BATCH_BODY_SCHEMA, strictBatchValidator, type BatchBody } from '../batch-body-schema';
+import { onAbandoned } from '../on-abandoned';
 import { errorReply } from '../error-body';
 import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
@@ -31,6 +32,7 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
       const mode = renderModeOf(request);
       const baseUrl = services.publicBaseUrl.value;
       const clientTemplates = clientTemplatesOf(request);
+      const abandoned = onAbandoned(reply);
       // `oc-client` is the registry's own component, answered here; every other item is rendered by the pipeline.
       const rendered = await renderBatch(
         services.pipeline,
@@ -45,6 +47,7 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
           omitHref,
           clientTemplates,
           requestId: request.id,
+          onAbandoned: abandoned,
         })),
       );
       let next = 0;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientTemplatesOf, renderModeOf } from '../negotiate';
+import { onAbandoned } from '../on-abandoned';
 import type { RegistryServices } from '../registry-services';
 import { sendRender } from '../send-render';
 
@@ -24,6 +25,7 @@ export function registerGetComponent(app: FastifyInstance, services: RegistrySer
         baseUrl: services.publicBaseUrl.value,
         clientTemplates: clientTemplatesOf(request),
         requestId: request.id,
+        onAbandoned: onAbandoned(reply),
       }),
     );
   };
