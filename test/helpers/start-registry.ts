@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
-import { packageComponent } from '../../src/packager/package-component';
 import { createRegistry, type Registry } from '../../src/registry';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
+import { packagedFixture } from './packaged-fixture';
 
 /**
  * Node's runner waits for each test file's process to exit, with no time limit of its own: a stray
@@ -47,7 +47,7 @@ export async function startRegistry(
   const storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-test-'));
   const storage = new FileSystemStorage(storagePath);
   for (const dir of componentDirs) {
-    const packaged = await packageComponent(dir);
+    const packaged = await packagedFixture(dir);
     await storage.writeVersion(packaged.descriptor.name, packaged.descriptor.version, packaged.files);
   }
   const config = defaultConfig();
