@@ -14,6 +14,9 @@ t.test('an isolate lost to the memory limit answers at once the executions of it
   const { url } = await startRegistry(t, [fixture('hostile-memory-beside-waiter'), fixture('hostile-sync-loop')], (config) => {
     config.limits.memoryMb = 16;
     config.limits.executionTimeoutMs = 10_000;
+    // One host, so the two requests share the component's isolate (with more, one that looks busy
+    // may send the second elsewhere).
+    config.limits.sandboxHosts = 1;
   });
   const sent = performance.now();
   const waiting = request(`${url}hostile-memory-beside-waiter`, { signal: AbortSignal.timeout(20_000) });
