@@ -12,6 +12,8 @@ const failure = (code: string, message: string): string => JSON.stringify({ ok: 
 const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
 const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
 const RECYCLED_FAILURE = failure('SANDBOX_CRASHED', 'The sandbox running the component was recycled during the execution.');
+/** What the executions of an isolate disposed for this reason are answered. */
+const failureOf = (reason: DisposeReason): string => (reason === 'timeout' ? TIMEOUT_FAILURE : reason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE);
 /** What a bridge call of an execution that has ended gets: the prelude then never resumes the caller. */
 const ENDED = '{"ok":false,"ended":true}';
 /** Memory failures the prelude reports (an ArrayBuffer refused, a result too large, too many Intl objects) start so. */
@@ -488,12 +490,12 @@ export class ComponentIsolate {
     // isolated-vm disposes an isolate itself when it passes its memory limit: executions waiting on a
     // bridge answer are still here then, and must be answered all the same.
     if (this.#isolate.isDisposed) {
-      for (const [id, execution] of this.#executions) this.#end(id, execution, this.#disposeReason === 'timeout' ? TIMEOUT_FAILURE : this.#disposeReason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE);
+      for (const [id, execution] of this.#executions) this.#end(id, execution, failureOf(this.#disposeReason));
       return;
     }
     this.#isolate.dispose();
     const running = this.#calls > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
-    const answer = reason === 'timeout' ? TIMEOUT_FAILURE : reason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE;
+    const answer = failureOf(reason);
     for (const [id, execution] of this.#executions) this.#end(id, execution, answer);
     // V8 stops a disposed isolate's script at its next interrupt check; a long built-in call
     // (`new Array(1e8).fill(0)`) has none and keeps its thread busy. Such an isolate is as good as

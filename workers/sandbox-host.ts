@@ -82,13 +82,7 @@ process.on('message', (batch: FrontMessage[]) => {
         bridgeCalls.delete(message.call);
         break;
       case 'ping':
-        outbox.post({
-          t: 'pong',
-          id: message.id,
-          warmIsolates: warm.count,
-          heapBytes: warm.heapBytes,
-          rssBytes: process.memoryUsage.rss(),
-        });
+        outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss() });
         break;
     }
   }

@@ -39,6 +39,12 @@ const crashed = (message: string) => new TesseraError('SANDBOX_CRASHED', message
  */
 const OVERDUE_MARGIN_MS = 2000;
 
+/** An execution the host was sent, and when its answer is overdue (performance.now()). */
+interface SentExecution {
+  readonly execution: HostExecution;
+  readonly overdueAt: number;
+}
+
 /** The front's handle on one sandbox host process (workers/sandbox-host.ts). */
 export class SandboxHost {
   state: HostState = 'starting';
@@ -50,9 +56,7 @@ export class SandboxHost {
   readonly #child: ChildProcess;
   readonly #outbox: Outbox<FrontMessage>;
   readonly #events: HostEvents;
-  readonly #executions = new Map<number, HostExecution>();
-  /** When each execution's answer is overdue (performance.now()): its time limit and a margin. */
-  readonly #overdueAt = new Map<number, number>();
+  readonly #executions = new Map<number, SentExecution>();
   /** Executions per component, to tell a hot component from a warm one. */
   readonly #perComponent = new Map<string, number>();
   /** The components whose isolate the host last reported busy (usually none). */
@@ -84,7 +88,7 @@ export class SandboxHost {
   #receive(message: HostMessage): void {
     switch (message.t) {
       case 'result': {
-        const execution = this.#executions.get(message.id);
+        const execution = this.#executions.get(message.id)?.execution;
         if (execution) {
           this.#forget(message.id, execution);
           execution.resolve(message.answer);
@@ -92,7 +96,7 @@ export class SandboxHost {
         break;
       }
       case 'bridge': {
-        const execution = this.#executions.get(message.execution);
+        const execution = this.#executions.get(message.execution)?.execution;
         if (execution) this.#events.bridge(this, execution, message);
         else this.answerBridge(message.call, '{"ok":false,"ended":true}');
         break;
@@ -120,8 +124,7 @@ export class SandboxHost {
   /** Sends one execution; answers its id (to cancel it). */
   execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, execution: HostExecution): number {
     const id = this.#nextId++;
-    this.#executions.set(id, execution);
-    this.#overdueAt.set(id, performance.now() + timeoutMs + OVERDUE_MARGIN_MS);
+    this.#executions.set(id, { execution, overdueAt: performance.now() + timeoutMs + OVERDUE_MARGIN_MS });
     this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
     this.#outbox.post({ t: 'execute', id, key, component, code, input, timeoutMs });
     return id;
@@ -129,7 +132,7 @@ export class SandboxHost {
 
   /** Its root request was answered: the host stops it, and its answer is no longer awaited. */
   cancel(id: number, reason: TesseraError): void {
-    const execution = this.#executions.get(id);
+    const execution = this.#executions.get(id)?.execution;
     if (!execution) return;
     this.#forget(id, execution);
     this.#outbox.post({ t: 'cancel', id });
@@ -142,12 +145,11 @@ export class SandboxHost {
    */
   answerOverdue(now: number): boolean {
     let any = false;
-    for (const [id, overdueAt] of this.#overdueAt) {
+    for (const [id, { execution, overdueAt }] of this.#executions) {
       if (overdueAt > now) continue;
-      const execution = this.#executions.get(id)!;
       this.#forget(id, execution);
       this.#outbox.post({ t: 'cancel', id });
-      execution.reject(new TesseraError('EXECUTION_TIMEOUT', 'The component passed its execution time limit.'));
+      execution.reject(new TesseraError('EXECUTION_TIMEOUT'));
       any = true;
     }
     return any;
@@ -178,8 +180,8 @@ export class SandboxHost {
     return this.#busy.includes(component);
   }
 
-  /** The components the host last reported busy. */
-  get busyComponents(): number {
+  /** How many components the host last reported busy. */
+  get busyCount(): number {
     return this.#busy.length;
   }
 
@@ -196,7 +198,6 @@ export class SandboxHost {
 
   #forget(id: number, execution: HostExecution): void {
     this.#executions.delete(id);
-    this.#overdueAt.delete(id);
     const count = this.#perComponent.get(execution.component)! - 1;
     if (count === 0) this.#perComponent.delete(execution.component);
     else this.#perComponent.set(execution.component, count);
@@ -204,9 +205,8 @@ export class SandboxHost {
 
   #exited(): void {
     this.state = 'gone';
-    const executions = [...this.#executions.values()];
+    const executions = [...this.#executions.values()].map((sent) => sent.execution);
     this.#executions.clear();
-    this.#overdueAt.clear();
     this.#perComponent.clear();
     for (const execution of executions) execution.reject(crashed('The sandbox running the component stopped unexpectedly; retry the request.'));
     this.#events.exited(this);

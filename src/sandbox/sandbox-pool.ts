@@ -95,6 +95,10 @@ const pluginName = (payload: string): string => {
   }
 };
 
+/** Of two hosts both hot or busy with the component: one not busy with it, else the one running fewer of it. */
+const betterFor = (component: string, host: SandboxHost, than: SandboxHost): boolean =>
+  host.busyWith(component) !== than.busyWith(component) ? !host.busyWith(component) : host.inflightOf(component) < than.inflightOf(component);
+
 const hashOf = (key: string): number => {
   let hash = 2166136261;
   for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 16777619);
@@ -245,18 +249,11 @@ export class SandboxPool {
     const slots = this.#slots;
     const home = hashOf(component) % slots.length;
     let best: SandboxHost | undefined;
-    let bestCost = Infinity;
     for (let step = 0; step < slots.length; step++) {
       const host = slots[(home + step) % slots.length]!;
       if (host.state !== 'ready') continue;
-      const inflight = host.inflightOf(component);
-      const busy = host.busyWith(component);
-      if (!busy && inflight < SPREAD_AT) return host;
-      const cost = (busy ? SPREAD_AT * 1000 : 0) + inflight;
-      if (cost < bestCost) {
-        best = host;
-        bestCost = cost;
-      }
+      if (!host.busyWith(component) && host.inflightOf(component) < SPREAD_AT) return host;
+      if (best === undefined || betterFor(component, host, best)) best = host;
     }
     return best;
   }
@@ -347,7 +344,7 @@ export class SandboxPool {
       stats.warmIsolates += host.lastPong.warmIsolates;
       stats.heapBytes += host.lastPong.heapBytes;
       stats.rssBytes += host.lastPong.rssBytes;
-      stats.busyComponents += host.busyComponents;
+      stats.busyComponents += host.busyCount;
     }
     return stats;
   }

@@ -11,7 +11,7 @@ const connect = (url: string): Promise<net.Socket> =>
   });
 
 t.test('a client that connected and never finished a request does not hold the registry open when it closes', async (t) => {
-  const { registry, url } = await startRegistry({ teardown: () => {} }, [path.join(DEMO, 'hello-world')], (config) => {
+  const { registry, url } = await startRegistry(t, [path.join(DEMO, 'hello-world')], (config) => {
     config.limits.executionTimeoutMs = 1000;
   });
   const silent = await connect(url);
@@ -21,7 +21,7 @@ t.test('a client that connected and never finished a request does not hold the r
   const started = performance.now();
   await registry.close();
   const took = performance.now() - started;
-  await ended;
   t.ok(took < 1000 + 2000 + 1000, `closed within the execution time limit and its margin (${Math.round(took)} ms)`);
-  t.ok(silent.destroyed && halfway.destroyed, 'both connections were cut');
+  const cut = await Promise.race([ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 1000))]);
+  t.ok(cut, 'the registry cut both connections');
 });

@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import type { PackagedComponent } from '../../src/packager/package-component';
+import { filesUnder } from './files-under';
 
 const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 const CACHE = path.join(os.tmpdir(), 'tessera-packaged-fixtures');
@@ -48,14 +49,4 @@ async function keyOf(dir: string): Promise<string> {
   const hash = createHash('sha256').update(dir);
   for (const name of await filesUnder(dir)) hash.update(`\0${name}\0`).update(await readFile(path.join(dir, name)));
   return hash.digest('hex');
-}
-
-async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
-  const names: string[] = [];
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const name = path.join(prefix, entry.name);
-    if (entry.isDirectory()) names.push(...(await filesUnder(dir, name)));
-    else names.push(name);
-  }
-  return names.sort();
 }

@@ -1,5 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { Header } from 'tar';
@@ -8,6 +6,8 @@ import { packTarball } from '../../src/packager/pack-tarball';
 import { packageComponent } from '../../src/packager/package-component';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { fixture, request, startRegistry, type StartedRegistry } from '../helpers/start-registry';
+
+export { filesUnder } from '../helpers/files-under';
 
 export const GREETING = fixture('publish-greeting');
 /** The greeters' token may publish `publish-greet*`; the shop's may publish `shop-*`. */
@@ -89,8 +89,3 @@ export async function craftTarball(entries: CraftedEntry[]): Promise<Buffer> {
   return promisify(gzip)(Buffer.concat(blocks));
 }
 
-/** Every file under a folder, relative to it: what a refused publish must leave empty. */
-export async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => !entry.isDirectory()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
-}
