@@ -66,7 +66,8 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   metrics.observePool(pool);
   const pipeline = new RenderPipeline(catalog, pool, config, metrics);
   // Called only once serving, when `app` exists: nested renders log under their root request's id.
-  const bridge = createBridgeAnswerer(pipeline, config.plugins, (fields, message) => app.log.info(fields, message));
+  const logLine = (fields: Record<string, unknown>, message: string) => app.log.info(fields, message);
+  const bridge = createBridgeAnswerer(pipeline, config.plugins, { failed: logLine, rendered: config.logRequests ? logLine : undefined });
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
   const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness }, { logger: options.logger });

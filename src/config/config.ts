@@ -44,6 +44,8 @@ export interface RegistryConfig {
   pollIntervalSeconds: number;
   /** Development mode: error bodies may carry stack traces. */
   development: boolean;
+  /** One log line per request answered (an access log); errors and warnings are logged either way. */
+  logRequests: boolean;
   dependencyPolicy: DependencyPolicy;
   /** Origins whose pages may call the registry from a browser (decisions §10); `*` in the list allows every page. */
   cors: { origins: string[] };
@@ -90,6 +92,7 @@ export function defaultConfig(): RegistryConfig {
     publishTokens: [],
     pollIntervalSeconds: 5,
     development: false,
+    logRequests: false,
     dependencyPolicy: {
       deny: ['fs-extra', 'graceful-fs', 'mkdirp', 'rimraf', 'glob', 'chokidar', 'axios', 'node-fetch', 'got', 'request', 'superagent', 'needle', 'undici', 'ws'],
       allow: [],

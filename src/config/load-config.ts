@@ -13,6 +13,7 @@ interface ConfigSettings {
   staticBaseUrl?: string;
   pollIntervalSeconds?: number;
   development?: boolean;
+  logRequests?: boolean;
   env?: Record<string, string>;
   plugins?: string;
   publishTokens?: PublishToken[];
@@ -137,6 +138,7 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.staticBaseUrl !== undefined) config.staticBaseUrl = settings.staticBaseUrl.endsWith('/') ? settings.staticBaseUrl : `${settings.staticBaseUrl}/`;
   if (settings.pollIntervalSeconds !== undefined) config.pollIntervalSeconds = settings.pollIntervalSeconds;
   if (settings.development !== undefined) config.development = settings.development;
+  if (settings.logRequests !== undefined) config.logRequests = settings.logRequests;
   if (settings.env !== undefined) config.env = { ...config.env, ...settings.env };
   if (settings.publishTokens !== undefined) config.publishTokens = settings.publishTokens;
   if (settings.dependencyPolicy !== undefined) config.dependencyPolicy = { ...config.dependencyPolicy, ...settings.dependencyPolicy };

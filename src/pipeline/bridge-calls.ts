@@ -14,6 +14,12 @@ interface NestedRenderPayload {
 /** Writes one structured log line (the registry's logger). */
 export type LogLine = (fields: Record<string, unknown>, message: string) => void;
 
+/** Where nested renders are logged: failures always, successes only with the access log on. */
+export interface BridgeLog {
+  failed: LogLine;
+  rendered?: LogLine;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -22,7 +28,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * its id; plugin calls run the registry's plugin in the front. Answers are JSON: `{ok: true, value}`
  * or `{ok: false, message, code?}`.
  */
-export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: LogLine = () => {}) {
+export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: BridgeLog = { failed: () => {} }) {
   return async ({ op, payload, depth, budget }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
@@ -42,10 +48,10 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
             budget,
           })
           .catch((error: unknown) => {
-            log({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');
+            log.failed({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');
             throw error;
           });
-        log({ ...nested, version: body['version'] }, 'nested render');
+        log.rendered?.({ ...nested, version: body['version'] }, 'nested render');
         return JSON.stringify({ ok: true, value: body['html'] });
       }
       const call = JSON.parse(payload) as { name: string; args: unknown[] };

@@ -37,7 +37,7 @@ t.test('a file, then TESSERA_* variables, over the defaults', async (t) => {
       limits: { publishBytes: 1000, executionTimeoutMs: 300 },
     }),
   );
-  const config = loadConfig({ file, env: { TESSERA_PORT: '5000', TESSERA_LIMITS_MAX_BATCH_SIZE: '7', TESSERA_DEVELOPMENT: 'true', HOME: '/ignored' } });
+  const config = loadConfig({ file, env: { TESSERA_PORT: '5000', TESSERA_LIMITS_MAX_BATCH_SIZE: '7', TESSERA_DEVELOPMENT: 'true', TESSERA_LOG_REQUESTS: 'true', HOME: '/ignored' } });
   const defaults = defaultConfig();
   t.same(config, {
     ...defaults,
@@ -45,6 +45,7 @@ t.test('a file, then TESSERA_* variables, over the defaults', async (t) => {
     baseUrl: 'https://components.example.com/',
     storagePath: path.join(dir, 'data'),
     development: true,
+    logRequests: true,
     env: { name: 'production', region: 'eu' },
     publishTokens: [{ tenant: 'checkout', sha256: SHA, components: ['checkout-*'] }],
     limits: { ...defaults.limits, publishBytes: 1000, executionTimeoutMs: 300, maxBatchSize: 7 },
@@ -79,7 +80,7 @@ t.test('every bad key is named, in the file and in the variables', async (t) => 
     }),
   );
   t.same(problemsOf(() => loadConfig({ file })), [
-    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, staticBaseUrl, pollIntervalSeconds, development, env, plugins, publishTokens, dependencyPolicy, cors, limits`,
+    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, staticBaseUrl, pollIntervalSeconds, development, logRequests, env, plugins, publishTokens, dependencyPolicy, cors, limits`,
     `${file}: port must be an integer`,
     `${file}: baseUrl must be an http:// or https:// URL`,
     `${file}: publishTokens[0].sha256 must be the sha256 of the token: 64 lowercase hex characters`,
