@@ -1,6 +1,5 @@
 /** One `tessera` sub-command. */
 export interface Command {
-  summary: string;
   usage: string;
   run(argv: string[]): Promise<void>;
 }

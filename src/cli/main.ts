@@ -1,16 +1,15 @@
-import { devCommand } from './commands/dev';
-import { initCommand } from './commands/init';
-import { packageCommand } from './commands/package';
-import { publishCommand } from './commands/publish';
-import { startCommand } from './commands/start';
 import { describeFailure, type Command } from './command';
 
-const COMMANDS: Record<string, Command> = {
-  start: startCommand,
-  init: initCommand,
-  package: packageCommand,
-  publish: publishCommand,
-  dev: devCommand,
+/**
+ * Each command is loaded when run: `tessera start` never loads the packager's bundler and
+ * sandbox, which a registry that only serves would hold in memory for nothing.
+ */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  start: { summary: 'Start the registry', load: async () => (await import('./commands/start')).startCommand },
+  init: { summary: 'Create a component folder ready to package and publish', load: async () => (await import('./commands/init')).initCommand },
+  package: { summary: 'Package a component folder into <dir>/_package', load: async () => (await import('./commands/package')).packageCommand },
+  publish: { summary: 'Package a component folder and publish it to a registry', load: async () => (await import('./commands/publish')).publishCommand },
+  dev: { summary: 'Serve component folders on a local registry, rebuilding them as they change', load: async () => (await import('./commands/dev')).devCommand },
 };
 
 const USAGE = `Usage: tessera <command> [options]
@@ -29,12 +28,13 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const entry = COMMANDS[name];
+  if (!entry) {
     process.stderr.write(`Unknown command "${name}".\n\n${USAGE}\n`);
     process.exitCode = 2;
     return;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return;

@@ -1,21 +1,27 @@
-import { readdir } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalog } from '../catalog/catalog';
 import { TesseraError } from '../errors/errors';
-import { packageComponent } from '../packager/package-component';
-import { stopBundler } from '../packager/stop-bundler';
 import type { StorageAdapter } from '../storage/storage-adapter';
 
 /** The demo component folders shipped in the repository. */
 export const DEMO_COMPONENTS_DIR = path.join(__dirname, '..', '..', '..', 'demo', 'components');
 
-/** Packages and stores each demo component whose version storage lacks; answers what it published. */
+/**
+ * Packages and stores each demo component whose version storage lacks; answers what it published.
+ * The packager (bundler, sandbox) is loaded only when one is missing, so a registry restarted on
+ * storage that has the demo never holds it.
+ */
 export async function publishDemoComponents(storage: StorageAdapter, catalog: Catalog): Promise<string[]> {
   const published: string[] = [];
+  let packager: typeof import('../packager/package-component') | undefined;
   for (const folder of (await readdir(DEMO_COMPONENTS_DIR)).sort()) {
-    const packaged = await packageComponent(path.join(DEMO_COMPONENTS_DIR, folder));
+    const dir = path.join(DEMO_COMPONENTS_DIR, folder);
+    const declared = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+    if (catalog.versions(declared.name).includes(declared.version)) continue;
+    packager ??= await import('../packager/package-component');
+    const packaged = await packager.packageComponent(dir);
     const { name, version } = packaged.descriptor;
-    if (catalog.versions(name).includes(version)) continue;
     try {
       await storage.writeVersion(name, version, packaged.files);
       published.push(`${name}@${version}`);
@@ -24,6 +30,6 @@ export async function publishDemoComponents(storage: StorageAdapter, catalog: Ca
     }
     await catalog.add(name, version);
   }
-  await stopBundler();
+  if (packager) await (await import('../packager/stop-bundler')).stopBundler();
   return published;
 }

@@ -1,7 +1,6 @@
 import semver from 'semver';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
-import { checkPackagedComponent } from '../dependency-policy/dependency-policy-check';
 import { isComponentName } from '../descriptor/descriptor-schema';
 import { TesseraError } from '../errors/errors';
 import type { StorageAdapter } from '../storage/storage-adapter';
@@ -35,6 +34,8 @@ export async function publishPackage(services: PublishServices, request: Publish
   const { name, version } = request;
   const files = await unpackPackage(request.tarball, services.config.limits.publishBytes);
   const descriptor = verifyPackage(files, name, version);
+  // The JavaScript parser behind the policy check is loaded on the first publish, not by a registry that only serves.
+  const { checkPackagedComponent } = await import('../dependency-policy/dependency-policy-check');
   checkPackagedComponent(descriptor, files.get('server.js')?.toString('utf8'), services.config.dependencyPolicy);
   if (request.dryRun) return;
 

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { Parser, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import { TesseraError } from '../errors/errors';
 
 const gunzipAsync = promisify(gunzip);
@@ -51,6 +51,8 @@ async function readEntries(tar: Buffer): Promise<{ files: Map<string, Buffer>; p
     entry.on('data', (chunk: Buffer) => chunks.push(chunk));
     entry.on('end', () => files.set(path, Buffer.concat(chunks)));
   };
+  // Loaded on the first publish: a registry that only serves never holds the tar library.
+  const { Parser } = await import('tar');
   const readable = await new Promise<boolean>((resolve) => {
     const parser = new Parser({ strict: true, onReadEntry: onEntry });
     parser.on('error', () => resolve(false));

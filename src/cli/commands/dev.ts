@@ -13,7 +13,6 @@ import { portOption } from '../port-option';
 import { serveUntilSignal } from '../serve-until-signal';
 
 export const devCommand: Command = {
-  summary: 'Serve component folders on a local registry, rebuilding them as they change',
   usage: `Usage: tessera dev <dir…> [--port <port>]
 
 Starts a development registry on 127.0.0.1 serving the given component folders. Each change to a

@@ -9,7 +9,6 @@ import { CliError, type Command } from '../command';
 const TEMPLATES_DIR = path.join(__dirname, '..', '..', '..', '..', 'src', 'cli', 'init-template');
 
 export const initCommand: Command = {
-  summary: 'Create a component folder ready to package and publish',
   usage: `Usage: tessera init <name> [--template es6|esm|react]
 
 Creates the folder <name> holding a working component: package.json, a server entry

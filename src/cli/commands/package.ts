@@ -4,7 +4,6 @@ import { packageComponent, writePackage } from '../../packager/package-component
 import { CliError, type Command } from '../command';
 
 export const packageCommand: Command = {
-  summary: 'Package a component folder into <dir>/_package',
   usage: `Usage: tessera package <dir>
 
 Validates the component's package.json, compiles its view, bundles its server logic with its

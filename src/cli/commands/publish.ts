@@ -16,7 +16,6 @@ const ADVICE: Record<string, string> = {
 };
 
 export const publishCommand: Command = {
-  summary: 'Package a component folder and publish it to a registry',
   usage: `Usage: tessera publish <dir> --registry <url> [--token <token>] [--dry-run]
 
 Packages the component (as "tessera package" does), packs it and uploads it to the registry.

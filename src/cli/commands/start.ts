@@ -2,14 +2,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../../config/config';
 import { loadConfig } from '../../config/load-config';
-import { publishDemoComponents } from '../../demo/publish-demo-components';
 import { createRegistry } from '../../registry';
 import type { Command } from '../command';
 import { portOption } from '../port-option';
 import { serveUntilSignal } from '../serve-until-signal';
 
 export const startCommand: Command = {
-  summary: 'Start the registry',
   usage: `Usage: tessera start [--config <file>] [--port <port>] [--storage <folder|s3://bucket[/prefix]>] [--with-demo]
 
 Starts the registry on the embedded file-system storage (default ./data, port 3030), or on an
@@ -31,6 +29,8 @@ finish, then the process exits 0.
     if (values.storage !== undefined) config.storagePath = values.storage;
     const registry = await createRegistry(config, { logger: true });
     if (values['with-demo']) {
+      // The packager (bundler, sandbox) is loaded only here, and stays unloaded when storage has the demo.
+      const { publishDemoComponents } = await import('../../demo/publish-demo-components');
       const published = await publishDemoComponents(registry.storage, registry.catalog);
       for (const id of published) registry.app.log.info(`published demo component ${id}`);
     }
