@@ -2,7 +2,7 @@
  * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
  * and records them in bench/README.md.
  *
- *   npm run bench -- [--scenarios render,batch-5,nested,limits,memory,lost-isolates,render-esm,render-react,template-memory] [--rounds 5] [--duration 3]
+ *   npm run bench -- [--scenarios render,batch-5,nested,against-oc,limits,memory,lost-isolates,render-esm,render-react,template-memory] [--rounds 5] [--duration 3]
  *                    [--warmup 3] [--connections 50] [--remark "text recorded with the results"] [--print-only]
  */
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { benchComponent, demoComponent, packageInto, temporaryFolder } from './b
 import { describeMachine, formatMethod, formatReport } from './format-report';
 import { recordResults } from './record-results';
 import { startRegistryServer, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
+import { againstOcScenario } from './scenarios/against-oc';
 import { batchScenario } from './scenarios/batch';
 import { limitsScenario } from './scenarios/limits';
 import { lostIsolatesScenario } from './scenarios/lost-isolates';
@@ -24,6 +25,7 @@ const SCENARIOS: Scenario[] = [
   renderScenario,
   batchScenario,
   nestedScenario,
+  againstOcScenario,
   limitsScenario,
   memoryScenario,
   lostIsolatesScenario,
@@ -31,7 +33,7 @@ const SCENARIOS: Scenario[] = [
   renderReactScenario,
   templateMemoryScenario,
 ];
-/** The components the render, batch, nested, limits and template render scenarios request. */
+/** The components the render, batch, nested, against-oc, limits and template render scenarios request. */
 const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner', 'esm-counter', 'react-toggle'];
 const BENCH_COMPONENTS_USED = ['bench-nested-parent', 'bench-nested-badge'];
 

@@ -96,6 +96,19 @@ export function probeProblem(request: BenchRequest, answer: { status: number; te
   return `${request.method} /${request.path.split('?')[0]} answered ${answer.status}${code.trimEnd()}`;
 }
 
+/** Why a batch answer is not `items` successful items; undefined when it is. */
+export function batchProblem(items: number, text: string): string | undefined {
+  let answers: unknown;
+  try {
+    answers = JSON.parse(text);
+  } catch {
+    return 'POST / did not answer JSON';
+  }
+  if (!Array.isArray(answers) || answers.length !== items) return `POST / did not answer an array of ${items} items`;
+  const failed = answers.filter((answer: { status?: unknown }) => answer.status !== 200).length;
+  return failed > 0 ? `${failed} of the ${items} batch items failed` : undefined;
+}
+
 const loadOptions = (settings: BenchSettings, baseUrl: string, request: BenchRequest): LoadOptions => ({
   url: baseUrl + request.path,
   connections: settings.connections,

@@ -17,7 +17,14 @@ t.test('npm start runs "tessera start --with-demo", which publishes and serves e
     list.body.components,
     ['esm-counter', 'hello-world', 'legacy-clock', 'price-tag', 'react-toggle', 'static-banner', 'weather-badge', 'welcome-panel'].map((name) => `${url}${name}`),
   );
+  const before = registry.output();
   const hello = await request(`${url}hello-world?name=Ada`);
   t.equal(hello.status, 200);
   t.match(hello.body.html, '<p class="hello-world">Hello, Ada!</p>');
+  const panel = await request(`${url}welcome-panel?name=Ada&city=Porto`);
+  t.equal(panel.status, 200, 'a component with nested renders');
+  t.equal((await request(`${url}no-such-component`)).status, 404);
+  // The access log is off by default (logRequests): give a line that should not be written the time to show up.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(registry.output().slice(before.length), '', 'answered requests and nested renders write no log line');
 });

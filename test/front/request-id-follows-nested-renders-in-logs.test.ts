@@ -39,17 +39,3 @@ t.test('every log line of a request, nested renders included, carries its reques
   const made = unnamed.headers.get('x-request-id');
   t.match(made, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'an id not fit for a log line is replaced by a UUID');
 });
-
-t.test('without logRequests, requests and successful nested renders write no log line', async (t) => {
-  const dir = await workFolder(t);
-  const registry = startCli(t, ['start', '--with-demo', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1' }) });
-  const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
-  const before = registry.output();
-  const panel = await request(`${url}welcome-panel?name=Ada&city=Porto`, { headers: { 'x-request-id': 'quiet-1' } });
-  t.equal(panel.status, 200);
-  const missing = await request(`${url}no-such-component`, { headers: { 'x-request-id': 'quiet-2' } });
-  t.equal(missing.status, 404);
-  // Give a log line that should not be written the time to show up.
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.equal(registry.output().slice(before.length), '', 'nothing logged for answered requests');
-});

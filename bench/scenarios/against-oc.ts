@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { REPO_ROOT, temporaryFolder } from '../bench-storage';
+import { installOc, OC_VERSION } from '../oc/install-oc';
+import { packageOcComponent } from '../oc/package-oc-component';
+import { batchProblem, compareInRounds, probe, probeProblem, type BenchRequest, type BenchSettings, type Scenario, type ThroughputRow } from '../scenario';
+import { startServerProcess } from '../server-process';
+import type { OcServerOptions } from '../servers/oc-server';
+
+const OC_SERVER = path.join(__dirname, '..', 'servers', 'oc-server.js');
+/** OC's twin of the demo hello-world: same parameter, same markup. */
+const OC_HELLO_WORLD = path.join(REPO_ROOT, 'bench', 'oc-components', 'hello-world');
+const OC_LABEL = `OC ${OC_VERSION} registry (production mode, file storage)`;
+const NAMES = ['Ada', 'Bob', 'Cy', 'Di', 'Ed'];
+
+interface Comparison {
+  scenario: string;
+  request: BenchRequest;
+  target: number;
+  /** A check of the answer's text besides its status; undefined when it is right. */
+  problem?: (text: string) => string | undefined;
+}
+
+const COMPARISONS: Comparison[] = [
+  { scenario: 'oc-render', request: { method: 'GET', path: 'hello-world?name=Ada' }, target: 8 },
+  {
+    scenario: 'oc-batch-5',
+    request: { method: 'POST', path: '', body: JSON.stringify({ components: NAMES.map((name) => ({ name: 'hello-world', parameters: { name } })) }) },
+    target: 6,
+    problem: (text) => batchProblem(NAMES.length, text),
+  },
+];
+
+const note = (compilerVersion?: string) =>
+  `against-oc: the shared registry against an OC ${OC_VERSION} registry (the \`oc\` package, installed by npm outside the project on first use) in production mode over a small file-system storage adapter, in its own process; it serves \`bench/oc-components/hello-world\`, the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` (oc-template-es6-compiler ${compilerVersion})` : ''}. oc-render: \`GET /hello-world?name=Ada\` on both; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}) on both. ratio = Tessera's req/s over OC's.`;
+
+/** Why one of the servers does not answer the comparison's request as expected; undefined when both do. */
+async function answerProblem(comparison: Comparison, servers: { name: string; url: string }[]): Promise<string | undefined> {
+  for (const { name, url } of servers) {
+    const answer = await probe(url, comparison.request);
+    const problem = probeProblem(comparison.request, answer) ?? comparison.problem?.(answer.text);
+    if (problem) return `${name}: ${problem}`;
+  }
+  return undefined;
+}
+
+async function compareWithOc(settings: BenchSettings, comparison: Comparison, tesseraUrl: string, ocUrl: string): Promise<ThroughputRow> {
+  const { scenario, request, target } = comparison;
+  const problem = await answerProblem(comparison, [
+    { name: 'Tessera', url: tesseraUrl },
+    { name: 'OC', url: ocUrl },
+  ]);
+  if (problem) return { scenario, skipped: problem };
+  const { subject, reference, roundRatios } = await compareInRounds(settings, tesseraUrl, ocUrl, request);
+  return { scenario, result: subject, reference: { label: OC_LABEL, result: reference, roundRatios }, target };
+}
+
+/** The same rendered GET and batch on the shared registry and on a real OC registry, in alternating rounds. */
+export const againstOcScenario: Scenario = {
+  name: 'against-oc',
+  usesSharedRegistry: true,
+  async run(env) {
+    // Without OC there is nothing to compare with: the rows say why, and the other scenarios still run.
+    const install = await installOc().catch((error: Error) => error);
+    if (install instanceof Error) return { rows: COMPARISONS.map(({ scenario }) => ({ scenario, skipped: install.message })), notes: [note()] };
+    const tessera = await env.sharedRegistry();
+    const storage = await temporaryFolder('oc-storage');
+    try {
+      await packageOcComponent(install, OC_HELLO_WORLD, storage.path);
+      const options: OcServerOptions = { ocPackage: install.ocPackage, storagePath: storage.path };
+      const oc = await startServerProcess(OC_SERVER, options);
+      try {
+        const rows: ThroughputRow[] = [];
+        for (const comparison of COMPARISONS) rows.push(await compareWithOc(env.settings, comparison, tessera.url, oc.url));
+        return { rows, notes: [note(install.es6CompilerVersion)] };
+      } finally {
+        await oc.stop();
+      }
+    } finally {
+      await storage.remove();
+    }
+  },
+};
