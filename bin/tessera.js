@@ -19,5 +19,6 @@ if (major < 24 || !process.execArgv.includes('--no-node-snapshot')) {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
+  require('../dist/src/enable-compile-cache.js');
   require('../dist/src/cli/main.js').main(process.argv.slice(2));
 }

@@ -8,6 +8,7 @@
  * Started by src/sandbox/sandbox-host.ts with the limits as its one argument; talks over the IPC
  * channel (messages in src/sandbox/protocol.ts).
  */
+import '../src/enable-compile-cache';
 import { CANCELLED, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
 import { WarmIsolates } from './warm-isolates';
 import { Outbox } from '../src/sandbox/outbox';

@@ -31,7 +31,7 @@ const COMPARISONS: Comparison[] = [
 ];
 
 const note = (compilerVersion?: string) =>
-  `against-oc: the shared registry against an OC ${OC_VERSION} registry (the \`oc\` package, installed by npm outside the project on first use) in production mode over a small file-system storage adapter, in its own process; it serves \`bench/oc-components/hello-world\`, the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` (oc-template-es6-compiler ${compilerVersion})` : ''}. oc-render: \`GET /hello-world?name=Ada\` on both; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}) on both. ratio = Tessera's req/s over OC's.`;
+  `against-oc: Tessera against an OC ${OC_VERSION} registry: the \`oc\` package (installed by npm on first use, outside the project) in production mode over a small file-system storage adapter, in its own process, serving \`bench/oc-components/hello-world\` (the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` with oc-template-es6-compiler ${compilerVersion}` : ''}). oc-render: \`GET /hello-world?name=Ada\`; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}); ratio = Tessera's req/s over OC's. OC answers an es6 component with the script that renders it in the browser, not with its markup (its renderer for oc-template-es6 does not run the view on the server); Tessera answers the markup.`;
 
 /** Why one of the servers does not answer the comparison's request as expected; undefined when both do. */
 async function answerProblem(comparison: Comparison, servers: { name: string; url: string }[]): Promise<string | undefined> {

@@ -24,7 +24,7 @@ const HOSTILE = [
 ];
 const FIXTURES = [...new Set([...HOSTILE.map((target) => target.split('?')[0]!), 'hostile-sync-loop', 'rendering-child', 'rendering-child-v2'])].map(fixture);
 const TIMEOUT_MS = 1500;
-const STORM_MS = 8000;
+const STORM_MS = 4000;
 /** Beyond its time limit: a lost isolate's host is recycled, and replies cross two processes. */
 const MARGIN_MS = 2500;
 
@@ -60,7 +60,7 @@ t.test('under a storm of hostile requests every request is answered within its t
   // The front answers an execution its host never answered, and recycles that host: it must not have had to.
   const metrics = parseMetrics(await (await fetch(`${url}metrics`)).text());
   t.equal(valueOf(metrics, 'tessera_sandbox_host_restarts_total', { reason: 'overdue' }), 0, 'no host left an execution unanswered');
-  t.ok(bystanders.length > 20, `bystanders were served all along (${bystanders.length})`);
+  t.ok(bystanders.length > 8, `bystanders were served all along (${bystanders.length})`);
   t.same([...new Set(bystanders)], [200], 'every bystander request rendered');
   t.same(
     [...codes].filter((code) => !['500 MEMORY_LIMIT_EXCEEDED', '504 EXECUTION_TIMEOUT', '500 GENERIC_ERROR', '503 OVERLOADED', '500 SANDBOX_CRASHED'].includes(code)),
