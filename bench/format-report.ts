@@ -31,7 +31,9 @@ export function formatMethod(machine: Machine, settings: BenchSettings, notes: s
   return [
     `- date: ${machine.date}`,
     `- machine: ${machine.cpus} CPUs (nproc), ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, ${machine.system}; Node ${machine.node}`,
-    `- load: autocannon, ${settings.connections} connections, in its own child process; everything on 127.0.0.1`,
+    settings.loadGenerator === 'wrk'
+      ? `- load: wrk, one thread, ${settings.connections} connections; everything on 127.0.0.1`
+      : `- load: autocannon, ${settings.connections} connections, in its own child process; everything on 127.0.0.1`,
     `- rounds: each server of a comparison is warmed for ${settings.warmupSeconds} s (unmeasured), then measured ${settings.rounds} times for ${settings.durationSeconds} s, in turn with the other (registry, reference, registry, reference…)`,
     '- servers: each in its own child process: the registry with its default configuration over the embedded file-system storage, and the baseline, a plain fastify server answering a body of the same size as the registry\'s answer on the same route shape; only one server is under load at a time, and scenarios run one after another',
     '- req/s = requests answered over the measured time of all rounds; p50 is the median round\'s, p99 the worst round\'s; ratio = the median of the rounds\' ratios (req/s over the reference\'s req/s in the round right after)',

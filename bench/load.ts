@@ -1,7 +1,12 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { runWrk } from './wrk-load';
+
+/** wrk (C, when installed) or autocannon (Node, a dependency: always there). */
+export type LoadGeneratorName = 'wrk' | 'autocannon';
 
 export interface LoadOptions {
+  generator: LoadGeneratorName;
   url: string;
   connections: number;
   durationSeconds: number;
@@ -24,8 +29,13 @@ export interface LoadResult {
 
 const LOAD_GENERATOR = path.join(__dirname, 'load-generator.js');
 
-/** Runs autocannon against `options.url` in a child process and answers its summary. */
+/** Runs one load against `options.url` with the chosen generator and answers its summary. */
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  return options.generator === 'wrk' ? runWrk(options) : runAutocannon(options);
+}
+
+/** Runs autocannon in a child process of its own, so that it shares no event loop with anything measured. */
+function runAutocannon(options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = fork(LOAD_GENERATOR, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: LoadResult | undefined;

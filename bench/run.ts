@@ -3,11 +3,14 @@
  * and records them in bench/README.md.
  *
  *   npm run bench -- [--scenarios render,batch-5,nested,against-oc,limits,memory,lost-isolates,render-esm,render-react,template-memory] [--rounds 5] [--duration 3]
- *                    [--warmup 3] [--connections 50] [--remark "text recorded with the results"] [--print-only]
+ *                    [--warmup 3] [--connections 50] [--load-generator wrk|autocannon] [--remark "text recorded with the results"] [--print-only]
+ *
+ * The load generator is wrk when it is installed (`apt-get install wrk`), else autocannon.
  */
 import { parseArgs } from 'node:util';
 import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
 import { describeMachine, formatMethod, formatReport } from './format-report';
+import type { LoadGeneratorName } from './load';
 import { recordResults } from './record-results';
 import { startRegistryServer, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
 import { againstOcScenario } from './scenarios/against-oc';
@@ -20,6 +23,7 @@ import { renderScenario } from './scenarios/render';
 import { renderEsmScenario, renderReactScenario } from './scenarios/render-templates';
 import { templateMemoryScenario } from './scenarios/template-memory';
 import type { ServerProcess } from './server-process';
+import { wrkInstalled } from './wrk-load';
 
 const SCENARIOS: Scenario[] = [
   renderScenario,
@@ -46,7 +50,15 @@ function numberOption(option: string, text: string, min: number, whole: boolean)
   return value;
 }
 
-function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark?: string; record: boolean } {
+/** The generator asked for, else wrk when installed, else autocannon. */
+async function loadGeneratorOption(asked: string | undefined): Promise<LoadGeneratorName> {
+  if (asked === undefined) return (await wrkInstalled()) ? 'wrk' : 'autocannon';
+  if (asked !== 'wrk' && asked !== 'autocannon') throw new Error(`--load-generator must be wrk or autocannon; it is "${asked}".`);
+  if (asked === 'wrk' && !(await wrkInstalled())) throw new Error('--load-generator wrk: wrk is not installed (apt-get install wrk).');
+  return asked;
+}
+
+async function readOptions(): Promise<{ settings: BenchSettings; scenarios: Scenario[]; remark?: string; record: boolean }> {
   const { values } = parseArgs({
     options: {
       scenarios: { type: 'string', default: SCENARIOS.map((s) => s.name).join(',') },
@@ -54,6 +66,7 @@ function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark
       duration: { type: 'string', default: '3' },
       warmup: { type: 'string', default: '3' },
       connections: { type: 'string', default: '50' },
+      'load-generator': { type: 'string' },
       remark: { type: 'string' },
       'print-only': { type: 'boolean', default: false },
     },
@@ -63,6 +76,7 @@ function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark
   if (unknown.length > 0) throw new Error(`Unknown scenarios: ${unknown.join(', ')}. Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
   return {
     settings: {
+      loadGenerator: await loadGeneratorOption(values['load-generator']),
       durationSeconds: numberOption('duration', values.duration, 1, false),
       rounds: numberOption('rounds', values.rounds, 1, true),
       warmupSeconds: numberOption('warmup', values.warmup, 0, false),
@@ -75,7 +89,7 @@ function readOptions(): { settings: BenchSettings; scenarios: Scenario[]; remark
 }
 
 async function main(): Promise<void> {
-  const { settings, scenarios, remark, record } = readOptions();
+  const { settings, scenarios, remark, record } = await readOptions();
   const machine = describeMachine();
   console.log(`Tessera benchmarks: ${scenarios.map((s) => s.name).join(', ')}\n\nMethod\n${formatMethod(machine, settings, [])}\n`);
 

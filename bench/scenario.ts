@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { measureInRounds, type LoadOptions, type LoadResult } from './load';
+import { measureInRounds, type LoadGeneratorName, type LoadOptions, type LoadResult } from './load';
 import { startServerProcess, type ServerProcess } from './server-process';
 import type { BaselineServerOptions } from './servers/baseline-server';
 import type { RegistryServerOptions } from './servers/registry-server';
 
 export interface BenchSettings {
+  loadGenerator: LoadGeneratorName;
   connections: number;
   /** Measured seconds of each round, per server. */
   durationSeconds: number;
@@ -111,6 +112,7 @@ export function batchProblem(items: number, text: string): string | undefined {
 
 const loadOptions = (settings: BenchSettings, baseUrl: string, request: BenchRequest): LoadOptions => ({
   url: baseUrl + request.path,
+  generator: settings.loadGenerator,
   connections: settings.connections,
   durationSeconds: settings.durationSeconds,
   method: request.method,
