@@ -8,10 +8,13 @@ const root = path.join(__dirname, '..');
 const STAMP = path.join(root, 'dist', '.built');
 const SOURCES = ['src', 'workers', 'bin', 'test', 'bench', 'tsconfig.json', 'package.json', 'package-lock.json'];
 
+// Notes (the benchmark records its results in bench/README.md) are not built: they never trigger a build.
+const NOT_BUILT = /\.md$/;
+
 function newest(file) {
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
+  if (!stat.isDirectory()) return NOT_BUILT.test(file) ? 0 : stat.mtimeMs;
   let latest = stat.mtimeMs;
   for (const entry of readdirSync(file)) if (entry !== 'node_modules') latest = Math.max(latest, newest(path.join(file, entry)));
   return latest;
