@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../../config/config';
 import { loadConfig } from '../../config/load-config';
+import { publishDemoComponents } from '../../demo/publish-demo-components';
 import { createRegistry } from '../../registry';
 import type { Command } from '../command';
 import { portOption } from '../port-option';
@@ -29,8 +30,6 @@ finish, then the process exits 0.
     if (values.storage !== undefined) config.storagePath = values.storage;
     const registry = await createRegistry(config, { logger: true });
     if (values['with-demo']) {
-      // The packager (bundler, sandbox) is loaded only here, and stays unloaded when storage has the demo.
-      const { publishDemoComponents } = await import('../../demo/publish-demo-components');
       const published = await publishDemoComponents(registry.storage, registry.catalog);
       for (const id of published) registry.app.log.info(`published demo component ${id}`);
     }
