@@ -12,8 +12,16 @@ const failure = (code: string, message: string): string => JSON.stringify({ ok: 
 const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
 const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
 const RECYCLED_FAILURE = failure('SANDBOX_CRASHED', 'The sandbox running the component was recycled during the execution.');
-/** What the executions of an isolate disposed for this reason are answered. */
-const failureOf = (reason: DisposeReason): string => (reason === 'timeout' ? TIMEOUT_FAILURE : reason === 'memory' ? MEMORY_FAILURE : RECYCLED_FAILURE);
+/** What the executions of an isolate disposed for each reason are answered. */
+const FAILURE_OF: Record<DisposeReason, string> = {
+  timeout: TIMEOUT_FAILURE,
+  memory: MEMORY_FAILURE,
+  evicted: RECYCLED_FAILURE,
+  cancelled: RECYCLED_FAILURE,
+  'ran-while-idle': RECYCLED_FAILURE,
+};
+/** The dispose reason behind a failure answer (an isolate that went with a failed task). */
+const reasonOf = (failure: string | undefined): DisposeReason => (failure === TIMEOUT_FAILURE ? 'timeout' : failure === MEMORY_FAILURE ? 'memory' : 'evicted');
 /** What a bridge call of an execution that has ended gets: the prelude then never resumes the caller. */
 const ENDED = '{"ok":false,"ended":true}';
 /** Memory failures the prelude reports (an ArrayBuffer refused, a result too large, too many Intl objects) start so. */
@@ -297,7 +305,7 @@ export class ComponentIsolate {
     }
     // The limit that stopped the task may have taken the isolate with it (isolated-vm disposes one
     // past its memory limit): the executions left, waiting on nested renders, can never resume.
-    if (this.#isolate.isDisposed) this.dispose(failed === TIMEOUT_FAILURE ? 'timeout' : failed === MEMORY_FAILURE ? 'memory' : 'evicted');
+    if (this.#isolate.isDisposed) this.dispose(reasonOf(failed));
   }
 
   /**
@@ -490,12 +498,12 @@ export class ComponentIsolate {
     // isolated-vm disposes an isolate itself when it passes its memory limit: executions waiting on a
     // bridge answer are still here then, and must be answered all the same.
     if (this.#isolate.isDisposed) {
-      for (const [id, execution] of this.#executions) this.#end(id, execution, failureOf(this.#disposeReason));
+      for (const [id, execution] of this.#executions) this.#end(id, execution, FAILURE_OF[this.#disposeReason]);
       return;
     }
     this.#isolate.dispose();
     const running = this.#calls > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
-    const answer = failureOf(reason);
+    const answer = FAILURE_OF[reason];
     for (const [id, execution] of this.#executions) this.#end(id, execution, answer);
     // V8 stops a disposed isolate's script at its next interrupt check; a long built-in call
     // (`new Array(1e8).fill(0)`) has none and keeps its thread busy. Such an isolate is as good as

@@ -3,8 +3,8 @@
  * mode over a storage folder filled by bench/oc/package-oc-component.ts.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../test/helpers/free-port';
 import { serveUntilStopped } from '../server-process';
 
 export interface OcServerOptions {
@@ -76,21 +76,10 @@ function folderStorage(root: string): StorageAdapter {
   };
 }
 
-/** A port free on the loopback now: OC takes its port up front, to build its base URL. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2]!) as OcServerOptions;
   const oc = require(options.ocPackage) as Oc;
+  // OC takes its port up front, to build its base URL.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}/`;
   const storage = folderStorage(options.storagePath);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
-import { GREETING, filesUnder, packagedFiles, put, startPublishRegistry, withDescriptor } from './publish-helpers';
+import { filesUnder } from '../helpers/files-under';
+import { GREETING, packagedFiles, put, startPublishRegistry, withDescriptor } from './publish-helpers';
 
 /** The fixture's package declaring `axios` and with a server script that requires `child_process`, hashes kept true. */
 async function offendingPackage(): Promise<Buffer> {

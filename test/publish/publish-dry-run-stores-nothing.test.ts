@@ -1,6 +1,7 @@
 import t from 'tap';
 import { request } from '../helpers/start-registry';
-import { GREETING, filesUnder, packed, put, startPublishRegistry } from './publish-helpers';
+import { filesUnder } from '../helpers/files-under';
+import { GREETING, packed, put, startPublishRegistry } from './publish-helpers';
 
 t.test('?dryRun=true validates the package and stores nothing', async (t) => {
   const { url, storagePath } = await startPublishRegistry(t);

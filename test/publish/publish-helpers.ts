@@ -7,8 +7,6 @@ import { packageComponent } from '../../src/packager/package-component';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { fixture, request, startRegistry, type StartedRegistry } from '../helpers/start-registry';
 
-export { filesUnder } from '../helpers/files-under';
-
 export const GREETING = fixture('publish-greeting');
 /** The greeters' token may publish `publish-greet*`; the shop's may publish `shop-*`. */
 export const GREETERS_TOKEN = 'greeters-secret-token';

@@ -4,7 +4,8 @@ import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { request } from '../helpers/start-registry';
-import { GREETING, SHOP_TOKEN, filesUnder, packagedFiles, packed, put, startPublishRegistry, withDescriptor } from './publish-helpers';
+import { filesUnder } from '../helpers/files-under';
+import { GREETING, SHOP_TOKEN, packagedFiles, packed, put, startPublishRegistry, withDescriptor } from './publish-helpers';
 
 const sha1 = (text: string | Buffer): string => createHash('sha1').update(text).digest('hex');
 const refusal = (code: string, error: string, requestVersion = '1.0.0', details?: object) => ({

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { request } from '../helpers/start-registry';
-import { GREETING, craftTarball, filesUnder, packagedFiles, put, startPublishRegistry, type CraftedEntry } from './publish-helpers';
+import { filesUnder } from '../helpers/files-under';
+import { GREETING, craftTarball, packagedFiles, put, startPublishRegistry, type CraftedEntry } from './publish-helpers';
 
 /** The fixture's real package entries, so that only the hostile entry is wrong. */
 async function genuineEntries(): Promise<CraftedEntry[]> {

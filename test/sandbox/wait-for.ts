@@ -1,17 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Registry } from '../../src/registry';
 
-/**
- * Polls until the condition holds; answers whether it did before `timeoutMs` (without one, the
- * test's own timeout bounds the wait).
- */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = Infinity): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
+/** Polls until the condition holds (the test's own timeout bounds the wait; `eventually` of ../cli/run-cli gives up sooner). */
+export async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** Waits until every sandbox host has started and answers, so that timings do not include a host's start. */
