@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { median } from './load';
+import { median, type LoadResult } from './load';
 import type { BenchSettings, MemoryReport, ScenarioReport, ThroughputRow } from './scenario';
 
 export interface Machine {
@@ -27,6 +27,14 @@ const integer = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(n < 10 ? 1 : 0);
 const megabytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
+/** CPU microseconds per answered request: the server process's own, and its sandbox hosts' apart when it has any. */
+function cpuPerRequest(result: LoadResult): string {
+  if (result.cpuSeconds === undefined || result.requests === 0) return '';
+  const micros = (seconds: number) => Math.round((seconds * 1e6) / result.requests);
+  const { own, descendants } = result.cpuSeconds;
+  return descendants > 0 ? `${micros(own)} + ${micros(descendants)} hosts` : String(micros(own));
+}
+
 export function formatMethod(machine: Machine, settings: BenchSettings, notes: string[]): string {
   return [
     `- date: ${machine.date}`,
@@ -36,13 +44,13 @@ export function formatMethod(machine: Machine, settings: BenchSettings, notes: s
       : `- load: autocannon, ${settings.connections} connections, in its own child process; everything on 127.0.0.1`,
     `- rounds: each server of a comparison is warmed for ${settings.warmupSeconds} s (unmeasured), then measured ${settings.rounds} times for ${settings.durationSeconds} s, in turn with the other (registry, reference, registry, reference…)`,
     '- servers: each in its own child process: the registry with its default configuration over the embedded file-system storage, and the baseline, a plain fastify server answering a body of the same size as the registry\'s answer on the same route shape; only one server is under load at a time, and scenarios run one after another',
-    '- req/s = requests answered over the measured time of all rounds; p50 is the median round\'s, p99 the worst round\'s; ratio = the median of the rounds\' ratios (req/s over the reference\'s req/s in the round right after)',
+    '- req/s = requests answered over the measured time of all rounds; p50 is the median round\'s, p99 the worst round\'s; ratio = the median of the rounds\' ratios (req/s over the reference\'s req/s in the round right after); CPU µs per request = user and system CPU the server\'s process spent during its rounds (`/proc`), its sandbox hosts apart (`front + hosts`), over the requests it answered',
     ...notes.map((note) => `- ${note}`),
   ].join('\n');
 }
 
 function throughputLine(row: ThroughputRow): string {
-  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | | |`;
+  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | | | | |`;
   const { result, reference } = row;
   const ratio = reference ? median(reference.roundRatios) : undefined;
   const p99Ratio = reference ? result.p99Ms / reference.result.p99Ms : undefined;
@@ -59,9 +67,11 @@ function throughputLine(row: ThroughputRow): string {
     ms(result.p50Ms),
     ms(result.p99Ms),
     integer(result.failures),
+    cpuPerRequest(result),
     reference?.label ?? '',
     reference ? integer(reference.result.requestsPerSecond) : '',
     reference ? ms(reference.result.p99Ms) : '',
+    reference ? cpuPerRequest(reference.result) : '',
     ratio === undefined ? '' : ratio.toFixed(3),
     reference ? reference.roundRatios.map((r) => r.toFixed(3)).join(', ') : '',
     target,
@@ -73,8 +83,8 @@ function throughputLine(row: ThroughputRow): string {
 
 function formatThroughput(rows: ThroughputRow[]): string {
   return [
-    '| scenario | req/s | p50 ms | p99 ms | failed requests | compared with | its req/s | its p99 ms | ratio | ratio per round | target |',
-    '|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|',
+    '| scenario | req/s | p50 ms | p99 ms | failed requests | CPU µs per request | compared with | its req/s | its p99 ms | its CPU µs per request | ratio | ratio per round | target |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|',
     ...rows.map(throughputLine),
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { processTreeCpu } from './process-tree';
 import { runWrk } from './wrk-load';
 
 /** wrk (C, when installed) or autocannon (Node, a dependency: always there). */
@@ -13,6 +14,8 @@ export interface LoadOptions {
   method: 'GET' | 'POST';
   /** A JSON request body (sent with `Content-Type: application/json`). */
   body?: string;
+  /** The server's process: the CPU it and its descendants spend during the load is measured. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -25,13 +28,20 @@ export interface LoadResult {
   requests: number;
   /** Connection errors, timeouts and non-2xx answers together. */
   failures: number;
+  /** CPU seconds the server's process (own) and its descendants (descendants) spent during the load. */
+  cpuSeconds?: { own: number; descendants: number };
 }
 
 const LOAD_GENERATOR = path.join(__dirname, 'load-generator.js');
 
 /** Runs one load against `options.url` with the chosen generator and answers its summary. */
-export function runLoad(options: LoadOptions): Promise<LoadResult> {
-  return options.generator === 'wrk' ? runWrk(options) : runAutocannon(options);
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const load = () => (options.generator === 'wrk' ? runWrk(options) : runAutocannon(options));
+  if (options.serverPid === undefined) return load();
+  const before = await processTreeCpu(options.serverPid);
+  const result = await load();
+  const after = await processTreeCpu(options.serverPid);
+  return { ...result, cpuSeconds: { own: after.own - before.own, descendants: Math.max(0, after.descendants - before.descendants) } };
 }
 
 /** Runs autocannon in a child process of its own, so that it shares no event loop with anything measured. */
@@ -82,11 +92,18 @@ export async function measureInRounds(
   };
 }
 
-/** Rounds as one load: req/s over the whole measured time, the median round's p50, the worst round's p99. */
+/** Rounds as one load: req/s over the whole measured time, the median round's p50, the worst round's p99, CPU summed. */
 function combine(rounds: LoadResult[]): LoadResult {
   const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+  const measuredCpu = rounds.every((round) => round.cpuSeconds !== undefined);
   return {
+    ...(measuredCpu && {
+      cpuSeconds: {
+        own: rounds.reduce((sum, round) => sum + round.cpuSeconds!.own, 0),
+        descendants: rounds.reduce((sum, round) => sum + round.cpuSeconds!.descendants, 0),
+      },
+    }),
     requestsPerSecond: requests / seconds,
     p50Ms: median(rounds.map((round) => round.p50Ms)),
     p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),

@@ -22,3 +22,25 @@ export async function processTreeUsage(pid: number): Promise<{ rssBytes: number;
   const [rss, threads] = await Promise.all([Promise.all(pids.map((p) => statusField(p, 'VmRSS'))), Promise.all(pids.map((p) => statusField(p, 'Threads')))]);
   return { rssBytes: rss.reduce((a, b) => a + b, 0), threads: threads.reduce((a, b) => a + b, 0), processes: pids.length };
 }
+
+/** Linux reports a process's CPU time in `/proc/<pid>/stat` in clock ticks of 1/100 s (USER_HZ). */
+const TICKS_PER_SECOND = 100;
+
+/** User and system CPU seconds of one process; 0 once it has ended. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) / TICKS_PER_SECOND : 0;
+}
+
+/**
+ * CPU seconds a process has used, and apart those of its descendants alive now (a registry's
+ * sandbox hosts). A descendant that ended between two readings takes its seconds with it.
+ */
+export async function processTreeCpu(pid: number): Promise<{ own: number; descendants: number }> {
+  const [own, ...descendants] = await Promise.all((await treeOf(pid)).map(cpuSeconds));
+  return { own: own ?? 0, descendants: descendants.reduce((a, b) => a + b, 0) };
+}

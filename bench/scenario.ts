@@ -110,8 +110,15 @@ export function batchProblem(items: number, text: string): string | undefined {
   return failed > 0 ? `${failed} of the ${items} batch items failed` : undefined;
 }
 
-const loadOptions = (settings: BenchSettings, baseUrl: string, request: BenchRequest): LoadOptions => ({
-  url: baseUrl + request.path,
+/** A server under load: where it answers, and its process (whose CPU is measured) when known. */
+export interface LoadedServer {
+  url: string;
+  pid?: number;
+}
+
+const loadOptions = (settings: BenchSettings, server: LoadedServer, request: BenchRequest): LoadOptions => ({
+  url: server.url + request.path,
+  serverPid: server.pid,
   generator: settings.loadGenerator,
   connections: settings.connections,
   durationSeconds: settings.durationSeconds,
@@ -120,8 +127,8 @@ const loadOptions = (settings: BenchSettings, baseUrl: string, request: BenchReq
 });
 
 /** Measures `request` on two servers in alternating rounds (bench/load.ts). */
-export const compareInRounds = (settings: BenchSettings, subjectUrl: string, referenceUrl: string, request: BenchRequest) =>
-  measureInRounds(loadOptions(settings, subjectUrl, request), loadOptions(settings, referenceUrl, request), settings);
+export const compareInRounds = (settings: BenchSettings, subject: LoadedServer, reference: LoadedServer, request: BenchRequest) =>
+  measureInRounds(loadOptions(settings, subject, request), loadOptions(settings, reference, request), settings);
 
 /**
  * Measures `request` on the registry and on a plain fastify server answering a body of the same
@@ -130,7 +137,7 @@ export const compareInRounds = (settings: BenchSettings, subjectUrl: string, ref
 async function compareWithBaseline(
   settings: BenchSettings,
   scenario: string,
-  registryUrl: string,
+  registry: LoadedServer,
   request: BenchRequest,
   registryBody: string,
   targets: Pick<ThroughputRow, 'target' | 'p99Target'>,
@@ -139,7 +146,7 @@ async function compareWithBaseline(
   try {
     const answer = await probe(baseline.url, request);
     if (Buffer.byteLength(answer.text) !== Buffer.byteLength(registryBody)) throw new Error('The baseline answered a body of another size.');
-    const { subject, reference, roundRatios } = await compareInRounds(settings, registryUrl, baseline.url, request);
+    const { subject, reference, roundRatios } = await compareInRounds(settings, registry, baseline, request);
     return { scenario, result: subject, reference: { label: `plain fastify, ${Buffer.byteLength(registryBody)}-byte body`, result: reference, roundRatios }, ...targets };
   } finally {
     await baseline.stop();
@@ -168,7 +175,7 @@ export function baselineScenario(options: {
       const answer = await probe(registry.url, request);
       const problem = probeProblem(request, answer) ?? options.problem?.(answer.text);
       if (problem) return { rows: [{ scenario: name, skipped: problem }], notes: [note] };
-      return { rows: [await compareWithBaseline(env.settings, name, registry.url, request, answer.text, { target, p99Target })], notes: [note] };
+      return { rows: [await compareWithBaseline(env.settings, name, registry, request, answer.text, { target, p99Target })], notes: [note] };
     },
   };
 }

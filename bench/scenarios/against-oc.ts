@@ -2,7 +2,7 @@ import path from 'node:path';
 import { REPO_ROOT, temporaryFolder } from '../bench-storage';
 import { installOc, OC_VERSION } from '../oc/install-oc';
 import { packageOcComponent } from '../oc/package-oc-component';
-import { batchProblem, compareInRounds, probe, probeProblem, type BenchRequest, type BenchSettings, type Scenario, type ThroughputRow } from '../scenario';
+import { batchProblem, compareInRounds, probe, probeProblem, type BenchRequest, type BenchSettings, type LoadedServer, type Scenario, type ThroughputRow } from '../scenario';
 import { startServerProcess } from '../server-process';
 import type { OcServerOptions } from '../servers/oc-server';
 
@@ -43,14 +43,14 @@ async function answerProblem(comparison: Comparison, servers: { name: string; ur
   return undefined;
 }
 
-async function compareWithOc(settings: BenchSettings, comparison: Comparison, tesseraUrl: string, ocUrl: string): Promise<ThroughputRow> {
+async function compareWithOc(settings: BenchSettings, comparison: Comparison, tessera: LoadedServer, oc: LoadedServer): Promise<ThroughputRow> {
   const { scenario, request, target } = comparison;
   const problem = await answerProblem(comparison, [
-    { name: 'Tessera', url: tesseraUrl },
-    { name: 'OC', url: ocUrl },
+    { name: 'Tessera', url: tessera.url },
+    { name: 'OC', url: oc.url },
   ]);
   if (problem) return { scenario, skipped: problem };
-  const { subject, reference, roundRatios } = await compareInRounds(settings, tesseraUrl, ocUrl, request);
+  const { subject, reference, roundRatios } = await compareInRounds(settings, tessera, oc, request);
   return { scenario, result: subject, reference: { label: OC_LABEL, result: reference, roundRatios }, target };
 }
 
@@ -70,7 +70,7 @@ export const againstOcScenario: Scenario = {
       const oc = await startServerProcess(OC_SERVER, options);
       try {
         const rows: ThroughputRow[] = [];
-        for (const comparison of COMPARISONS) rows.push(await compareWithOc(env.settings, comparison, tessera.url, oc.url));
+        for (const comparison of COMPARISONS) rows.push(await compareWithOc(env.settings, comparison, tessera, oc));
         return { rows, notes: [note(install.es6CompilerVersion)] };
       } finally {
         await oc.stop();

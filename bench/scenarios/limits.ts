@@ -48,7 +48,7 @@ export const limitsScenario: Scenario = {
     try {
       const limitsOff = await startRegistryWith(env.storagePath, lifted);
       try {
-        const { subject, reference, roundRatios } = await compareInRounds(env.settings, limitsOn.url, limitsOff.url, REQUEST);
+        const { subject, reference, roundRatios } = await compareInRounds(env.settings, limitsOn, limitsOff, REQUEST);
         return {
           rows: [
             { scenario: 'limits on (defaults)', result: subject, reference: { label: 'limits off (best case)', result: reference, roundRatios } },
