@@ -139,6 +139,7 @@ export class ComponentIsolate {
   /** Builds under way, told when the isolate is lost (a build V8 cannot finish never settles). */
   readonly #building = new Set<(answer: string) => void>();
   #retiring = false;
+  /** The isolate's CPU time when it last had nothing to run (no execution, no build); undefined while it has. */
   #idleCpu: bigint | undefined;
   #heapBytes = 0;
 
@@ -169,6 +170,9 @@ export class ComponentIsolate {
     const built = this.#build(version, code).catch((error: unknown) => classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined)));
     const answer = await within(Promise.race([built, whenLost]), this.#limits.timeoutMs, () => TIMEOUT_FAILURE);
     this.#building.delete(lost);
+    // Building runs the version's top-level code, with no execution in the isolate: that CPU is not
+    // code outliving its answer, so idleness is counted from here.
+    this.#idleCpu = this.#executions.size === 0 && this.#building.size === 0 && !this.#isolate.isDisposed ? this.#isolate.cpuTime : undefined;
     if (this.#versions.get(key) !== version) {
       // Dropped from the warm set while it was being built.
       version.runMany?.release();
@@ -438,11 +442,15 @@ export class ComponentIsolate {
   }
 
   /**
-   * True when the isolate spent CPU time with no live execution since the last check (code that
-   * outlived its answer): it is disposed then.
+   * True when the isolate spent CPU time with no live execution and no version being built since
+   * the last check (code that outlived its answer): it is disposed then.
    */
   checkIdle(): boolean {
     if (this.#isolate.isDisposed || this.#executions.size > 0) return false;
+    if (this.#building.size > 0) {
+      this.#idleCpu = undefined;
+      return false;
+    }
     const cpu = this.#isolate.cpuTime;
     const ranWhileIdle = this.#idleCpu !== undefined && cpu - this.#idleCpu > IDLE_CPU_NS;
     this.#idleCpu = cpu;

@@ -61,6 +61,8 @@ export async function readServerDefinition(serverCode: string): Promise<ServerDe
     if (error instanceof TesseraError) throw error;
     throw new TesseraError('PACKAGE_NOT_VALID', 'The server entry fails when loaded.', { details: { problems: [(error as Error).message] } });
   } finally {
-    isolate.dispose();
+    // Past its memory limit isolated-vm has disposed it already, and a second dispose would throw
+    // over the coded error above.
+    if (!isolate.isDisposed) isolate.dispose();
   }
 }

@@ -43,3 +43,12 @@ t.test('oc.files.data naming a missing file', async (t) => {
   const problem = 'The server entry "src/missing.server.ts" named by oc.files.data does not exist.';
   t.same(await failureOf('core-broken-data'), { code: 'PACKAGE_NOT_VALID', status: 400, message: problem, details: { problems: [problem] } });
 });
+
+t.test('a server entry that exhausts memory while it loads', async (t) => {
+  t.same(await failureOf('hostile-memory-at-load'), {
+    code: 'PACKAGE_NOT_VALID',
+    status: 400,
+    message: 'The server entry fails when loaded.',
+    details: { problems: ['Isolate was disposed during execution due to memory limit'] },
+  });
+});
