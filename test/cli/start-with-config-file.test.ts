@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { fixture, request } from '../helpers/start-registry';
 import { cliEnv, runCli, startCli, workFolder } from './run-cli';
@@ -23,7 +23,7 @@ t.test('tessera start --config: the file\'s port, storage, tokens and limits are
   const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/), storage ([^"]+)"/);
   t.match(registry.output(), `storage ${path.join(dir, 'store')}"`, 'storage relative to the file');
 
-  const tarball = await packTarball((await packageComponent(fixture('publish-greeting'))).files);
+  const tarball = await packTarball((await packagedFixture(fixture('publish-greeting'))).files);
   const put = (token: string) =>
     request(`${url}publish-greeting/1.0.0`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gzip' }, body: tarball });
   t.equal((await put('other-token')).status, 401);

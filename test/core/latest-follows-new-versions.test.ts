@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { Catalog } from '../../src/catalog/catalog';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { fixture } from '../helpers/start-registry';
 
@@ -14,7 +14,7 @@ t.test('a remembered resolution is dropped when a version is added', async (t) =
   const storage = new FileSystemStorage(root);
   const catalog = new Catalog(storage);
   for (const version of ['1.0.0', '1.2.3']) {
-    const packaged = await packageComponent(fixture(`core-versions-${version}`));
+    const packaged = await packagedFixture(fixture(`core-versions-${version}`));
     await storage.writeVersion(packaged.descriptor.name, version, packaged.files);
   }
   await catalog.refresh();
@@ -23,7 +23,7 @@ t.test('a remembered resolution is dropped when a version is added', async (t) =
   t.throws(() => catalog.resolve('core-versions', '2'), { code: 'NOT_FOUND' });
 
   for (const version of ['1.3.0', '2.0.0']) {
-    const packaged = await packageComponent(fixture(`core-versions-${version}`));
+    const packaged = await packagedFixture(fixture(`core-versions-${version}`));
     await storage.writeVersion(packaged.descriptor.name, version, packaged.files);
     await catalog.add(packaged.descriptor.name, version);
   }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { cliEnv, eventually, startCli, workFolder } from '../cli/run-cli';
 import { fixture, request } from '../helpers/start-registry';
@@ -12,7 +12,7 @@ interface LogLine {
 
 t.test("what a sandbox host writes to stderr is a warning in the registry's log, with the host's pid", async (t) => {
   const dir = await workFolder(t);
-  const packaged = await packageComponent(fixture('hostile-memory-catastrophic'));
+  const packaged = await packagedFixture(fixture('hostile-memory-catastrophic'));
   await new FileSystemStorage(dir).writeVersion(packaged.descriptor.name, packaged.descriptor.version, packaged.files);
   const registry = startCli(t, ['start', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1' }) });
   const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);

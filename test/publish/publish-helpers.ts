@@ -3,7 +3,7 @@ import { gzip } from 'node:zlib';
 import { Header } from 'tar';
 import type { RegistryConfig } from '../../src/config/config';
 import { packTarball } from '../../src/packager/pack-tarball';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { fixture, request, startRegistry, type StartedRegistry } from '../helpers/start-registry';
 
@@ -34,7 +34,7 @@ export function startPublishRegistry(t: Teardown, configure: (config: RegistryCo
 
 /** The packaged fixture's files, optionally as another version, for tests to alter before packing. */
 export async function packagedFiles(dir: string, version?: string): Promise<Map<string, Buffer>> {
-  const { descriptor, files } = await packageComponent(dir);
+  const { descriptor, files } = await packagedFixture(dir);
   if (version !== undefined) files.set('package.json', Buffer.from(JSON.stringify({ ...descriptor, version }, null, 2)));
   return files;
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { hostsResidentBytes, until, hostsUp } from './wait-for';
@@ -29,7 +29,7 @@ t.test('warm versions beyond the byte budget of a host are evicted, least recent
     config.limits.warmIsolateMbPerHost = 4;
   });
   const { registry, url } = started;
-  const packaged = await packageComponent(fixture('core-static'));
+  const packaged = await packagedFixture(fixture('core-static'));
   for (let minor = 0; minor < 8; minor++) {
     const version = `1.${minor}.0`;
     const files = new Map(packaged.files);

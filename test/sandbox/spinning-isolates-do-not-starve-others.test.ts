@@ -1,6 +1,6 @@
 import os from 'node:os';
 import t from 'tap';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { warmIsolates, hostsUp } from './wait-for';
@@ -15,7 +15,7 @@ t.test('more spinning isolates than sandbox threads do not starve other componen
   });
   // The same spinning code under several component names: each component is an isolate of its own
   // (the versions of one component would share one).
-  const packaged = await packageComponent(fixture('hostile-sync-loop'));
+  const packaged = await packagedFixture(fixture('hostile-sync-loop'));
   const spinner = (index: number) => `hostile-sync-loop-${index}`;
   for (let index = 0; index < SPINNERS; index++) {
     const files = new Map(packaged.files);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { defaultConfig } from '../../src/config/config';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { createRegistry } from '../../src/registry';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { eventually } from '../cli/run-cli';
@@ -42,7 +42,7 @@ t.test('a storage slower than the poll interval gets one poll at a time; a broke
   // Published by another replica meanwhile: a broken version that sorts first, then a good one.
   await mkdir(path.join(storagePath, 'components', 'aaa-broken', '1.0.0'), { recursive: true });
   await writeFile(path.join(storagePath, 'components', 'aaa-broken', '1.0.0', 'package.json'), '{"name": "aaa-bro');
-  const { descriptor, files } = await packageComponent(fixture('core-modes'));
+  const { descriptor, files } = await packagedFixture(fixture('core-modes'));
   await storage.writeVersion(descriptor.name, descriptor.version, files);
 
   await eventually(async () => (await request(`${url}core-modes?name=Ada`)).status === 200, 5000, 20);

@@ -4,7 +4,7 @@ import { mkdir, truncate, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { startCli, workFolder } from '../cli/run-cli';
 import { fixture, request } from '../helpers/start-registry';
@@ -15,7 +15,7 @@ t.test('tessera start on storage with a truncated descriptor and a missing file 
   const storagePath = path.join(dir, 'store');
   const storage = new FileSystemStorage(storagePath);
   for (const component of ['core-versions-1.0.0', 'core-versions-1.2.3', 'core-modes', 'core-legacy']) {
-    const { descriptor, files } = await packageComponent(fixture(component));
+    const { descriptor, files } = await packagedFixture(fixture(component));
     await storage.writeVersion(descriptor.name, descriptor.version, files);
   }
   const stored = (name: string, version: string, file: string) => path.join(storagePath, 'components', name, version, file);

@@ -1,6 +1,6 @@
 import type { RegistryConfig } from '../../src/config/config';
 import { packTarball } from '../../src/packager/pack-tarball';
-import { packageComponent } from '../../src/packager/package-component';
+import { packagedFixture } from '../helpers/packaged-fixture';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { fixture, request, startRegistry, type StartedRegistry } from '../helpers/start-registry';
 
@@ -20,7 +20,7 @@ export function startTemplatesRegistry(t: Teardown, configure: (config: Registry
 
 /** Packages a fixture as `tessera package` does, packs it and publishes it with `PUT`; answers the template key. */
 export async function publishFixture(url: string, name: string): Promise<string> {
-  const { descriptor, files } = await packageComponent(fixture(name));
+  const { descriptor, files } = await packagedFixture(fixture(name));
   const published = await request(`${url}${descriptor.name}/${descriptor.version}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/gzip' },
