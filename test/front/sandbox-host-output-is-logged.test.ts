@@ -33,8 +33,9 @@ t.test("what a sandbox host writes to stderr is a warning in the registry's log,
       })
       .filter((line) => line.sandboxHost !== undefined);
   const reported = () => fromHosts().some((line) => line.msg.includes('Last few GCs'));
+  // On a starved machine its time limit may stop it before memory runs out: a limit stops it either way.
   for (let attempt = 1; attempt <= 12 && !reported(); attempt++) {
-    t.equal((await request(`${url}hostile-memory-catastrophic`)).body.code, 'MEMORY_LIMIT_EXCEEDED', `attempt ${attempt}`);
+    t.match((await request(`${url}hostile-memory-catastrophic`)).body.code, /^(MEMORY_LIMIT_EXCEEDED|EXECUTION_TIMEOUT)$/, `attempt ${attempt}`);
     await eventually(async () => reported(), 1000).catch(() => {});
   }
   const line = fromHosts().find((candidate) => candidate.msg.includes('Last few GCs'));
