@@ -12,7 +12,8 @@ const CACHE = path.join(os.tmpdir(), 'tessera-packaged-fixtures');
  * A component folder's package, made once per build and kept in the system's temporary folder, so
  * that most test files never load the packager: esbuild's service, and isolated-vm (which reads a
  * server entry's definition), whose thread pool has been seen holding a process at its exit after
- * all its tests had passed. Keyed by the build and by the folder's path and contents.
+ * all its tests had passed. Keyed by the build and by the folder's path and contents. `npm test`
+ * fills it for every fixture before the suite (warm-fixture-cache.ts).
  */
 export async function packagedFixture(dir: string): Promise<PackagedComponent> {
   const build = await stat(path.join(REPO_ROOT, 'dist', '.built')).then((built) => String(Math.round(built.mtimeMs)), () => 'unbuilt');
