@@ -17,6 +17,8 @@ const FOLDERS = [path.join(REPO_ROOT, 'test', 'fixtures'), path.join(REPO_ROOT, 
 const AT_ONCE = 2;
 /** Far beyond the few seconds it takes; past it the tests package what they need themselves. */
 const LIMIT_MS = 120_000;
+/** The argument that makes this file the child that packages. */
+const CHILD = '--package-fixtures';
 
 /** The child: packages every folder, answers how many packaged. */
 async function packageAll(): Promise<number> {
@@ -38,7 +40,7 @@ async function packageAll(): Promise<number> {
 
 /** The parent: loads neither the packager nor isolated-vm, so its own end is an ordinary one. */
 function runChild(): void {
-  const child = fork(__filename, [], { execArgv: ['--no-node-snapshot'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(__filename, [CHILD], { execArgv: ['--no-node-snapshot'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
   let answered = false;
   child.once('message', (packaged: number) => {
@@ -52,7 +54,7 @@ function runChild(): void {
   });
 }
 
-if (process.send) {
+if (process.argv.includes(CHILD)) {
   void packageAll().then(
     (packaged) => process.send!(packaged),
     () => process.send!(0),
