@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { temporaryFolder } from './bench-storage';
 import type { LoadOptions, LoadResult } from './load';
 
 const execFileAsync = promisify(execFile);
@@ -32,7 +32,8 @@ export async function wrkInstalled(): Promise<boolean> {
  * and body come from a Lua script; the body is read from a file, so it needs no escaping.
  */
 export async function runWrk(options: LoadOptions): Promise<LoadResult> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-bench-wrk-'));
+  const folder = await temporaryFolder('wrk');
+  const dir = folder.path;
   try {
     const lines = [`wrk.method = "${options.method}"`];
     if (options.body !== undefined) {
@@ -54,6 +55,6 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
       failures: summary.failures,
     };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await folder.remove();
   }
 }

@@ -139,7 +139,7 @@ export class ComponentIsolate {
   /** Builds under way, told when the isolate is lost (a build V8 cannot finish never settles). */
   readonly #building = new Set<(answer: string) => void>();
   #retiring = false;
-  /** The isolate's CPU time when it last had nothing to run (no execution, no build); undefined while it has. */
+  /** The isolate's CPU time at the last idle check, or when it last had nothing left to run (no execution, no build). */
   #idleCpu: bigint | undefined;
   #heapBytes = 0;
 
@@ -172,7 +172,7 @@ export class ComponentIsolate {
     this.#building.delete(lost);
     // Building runs the version's top-level code, with no execution in the isolate: that CPU is not
     // code outliving its answer, so idleness is counted from here.
-    this.#idleCpu = this.#executions.size === 0 && this.#building.size === 0 && !this.#isolate.isDisposed ? this.#isolate.cpuTime : undefined;
+    if (!this.#isolate.isDisposed) this.#idleCpu = this.#isolate.cpuTime;
     if (this.#versions.get(key) !== version) {
       // Dropped from the warm set while it was being built.
       version.runMany?.release();
@@ -446,11 +446,7 @@ export class ComponentIsolate {
    * the last check (code that outlived its answer): it is disposed then.
    */
   checkIdle(): boolean {
-    if (this.#isolate.isDisposed || this.#executions.size > 0) return false;
-    if (this.#building.size > 0) {
-      this.#idleCpu = undefined;
-      return false;
-    }
+    if (this.#isolate.isDisposed || this.#executions.size > 0 || this.#building.size > 0) return false;
     const cpu = this.#isolate.cpuTime;
     const ranWhileIdle = this.#idleCpu !== undefined && cpu - this.#idleCpu > IDLE_CPU_NS;
     this.#idleCpu = cpu;

@@ -27,11 +27,12 @@ async function packageAll(): Promise<number> {
   let packaged = 0;
   const next = async (): Promise<void> => {
     for (let dir = dirs.shift(); dir !== undefined; dir = dirs.shift()) {
-      const ok = await packagedFixture(dir).then(
-        () => true,
-        () => false,
-      );
-      if (ok) packaged++;
+      try {
+        await packagedFixture(dir);
+        packaged++;
+      } catch {
+        // a broken fixture: its own test packages it, expecting the failure
+      }
     }
   };
   await Promise.all(Array.from({ length: AT_ONCE }, next));
