@@ -73,12 +73,14 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
 
-  const leftovers = await storage.removeInterruptedWrites?.();
-  if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
   try {
+    const leftovers = await storage.removeInterruptedWrites?.();
+    if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
     await catalog.refresh();
   } catch (error) {
+    // Storage that cannot be read must end the start, not leave the sandbox hosts running.
     await pool.close();
+    await storage.close?.();
     throw error;
   }
   const stopPolling =

@@ -15,21 +15,25 @@ export const DEMO_COMPONENTS_DIR = path.join(__dirname, '..', '..', '..', 'demo'
 export async function publishDemoComponents(storage: StorageAdapter, catalog: Catalog): Promise<string[]> {
   const published: string[] = [];
   let packager: typeof import('../packager/package-component') | undefined;
-  for (const folder of (await readdir(DEMO_COMPONENTS_DIR)).sort()) {
-    const dir = path.join(DEMO_COMPONENTS_DIR, folder);
-    const declared = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
-    if (catalog.versions(declared.name).includes(declared.version)) continue;
-    packager ??= await import('../packager/package-component');
-    const packaged = await packager.packageComponent(dir);
-    const { name, version } = packaged.descriptor;
-    try {
-      await storage.writeVersion(name, version, packaged.files);
-      published.push(`${name}@${version}`);
-    } catch (error) {
-      if (!(error instanceof TesseraError && error.code === 'ALREADY_EXISTS')) throw error;
+  try {
+    for (const folder of (await readdir(DEMO_COMPONENTS_DIR)).sort()) {
+      const dir = path.join(DEMO_COMPONENTS_DIR, folder);
+      const declared = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+      if (catalog.versions(declared.name).includes(declared.version)) continue;
+      packager ??= await import('../packager/package-component');
+      const packaged = await packager.packageComponent(dir);
+      const { name, version } = packaged.descriptor;
+      try {
+        await storage.writeVersion(name, version, packaged.files);
+        published.push(`${name}@${version}`);
+      } catch (error) {
+        if (!(error instanceof TesseraError && error.code === 'ALREADY_EXISTS')) throw error;
+      }
+      await catalog.add(name, version);
     }
-    await catalog.add(name, version);
+  } finally {
+    // The bundler's service process would keep a failed start from exiting.
+    if (packager) await (await import('../packager/stop-bundler')).stopBundler();
   }
-  if (packager) await (await import('../packager/stop-bundler')).stopBundler();
   return published;
 }

@@ -4,7 +4,8 @@ import { defaultConfig } from '../../config/config';
 import { loadConfig } from '../../config/load-config';
 import { publishDemoComponents } from '../../demo/publish-demo-components';
 import { createRegistry } from '../../registry';
-import type { Command } from '../command';
+import { TesseraError } from '../../errors/errors';
+import { CliError, type Command } from '../command';
 import { portOption } from '../port-option';
 import { serveUntilSignal } from '../serve-until-signal';
 
@@ -28,12 +29,25 @@ finish, then the process exits 0.
     const config = loadConfig({ file: values.config, env: process.env, base: { ...defaultConfig(), host: '0.0.0.0' } });
     if (values.port !== undefined) config.port = portOption(values.port);
     if (values.storage !== undefined) config.storagePath = values.storage;
-    const registry = await createRegistry(config, { logger: true });
+    const where = config.storagePath.startsWith('s3://') ? config.storagePath : path.resolve(config.storagePath);
+    const registry = await createRegistry(config, { logger: true }).catch((error: unknown) => {
+      throw explained(error, `The storage at ${where} cannot be read`);
+    });
     if (values['with-demo']) {
-      const published = await publishDemoComponents(registry.storage, registry.catalog);
-      for (const id of published) registry.app.log.info(`published demo component ${id}`);
+      try {
+        const published = await publishDemoComponents(registry.storage, registry.catalog);
+        for (const id of published) registry.app.log.info(`published demo component ${id}`);
+      } catch (error) {
+        // A demo that cannot be stored must end the start, not leave the sandbox hosts running.
+        await registry.close();
+        throw explained(error, `The demo components cannot be published to ${where}`);
+      }
     }
     const url = await serveUntilSignal(registry, config.port);
-    registry.app.log.info(`Tessera registry on ${url}, storage ${config.storagePath.startsWith('s3://') ? config.storagePath : path.resolve(config.storagePath)}`);
+    registry.app.log.info(`Tessera registry on ${url}, storage ${where}`);
   },
 };
+
+/** A coded failure says what it is already; a system error (a file where a folder should be) is put in context. */
+const explained = (error: unknown, context: string): unknown =>
+  error instanceof TesseraError ? error : new CliError(`${context}: ${error instanceof Error ? error.message : String(error)}.`);
