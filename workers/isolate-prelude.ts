@@ -49,6 +49,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const atomicsWait = Atomics.wait;
   const isArray = Array.isArray;
   const keys = Object.keys;
+  const hasOwn = Object.hasOwn;
   const freeze = Object.freeze;
   const HOP_BY_HOP = ['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-encoding'];
   // Headers the registry owns (decisions §11): cookies go through setCookie and its checks; the
@@ -309,7 +310,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     try {
       const definition = definitionOf(exportsOfServer);
       if (input.op === 'action') {
-        const fn = definition && definition.modern && definition.modern.actions[input.action];
+        const actions = definition && definition.modern && definition.modern.actions;
+        // Only an action the component registered: `toString` or `constructor` of the actions object is none.
+        const fn = actions && hasOwn(actions, input.action) ? actions[input.action] : undefined;
         if (typeof fn !== 'function') return stringify({ ok: false, code: 'NOT_FOUND', message: `The component has no action "${input.action}".` });
         if (definition!.modern.middleware) ctx.state = await definition!.modern.middleware(input.params, ctx);
         const data = await fn(input.params, ctx);
