@@ -1,5 +1,8 @@
 import { TesseraError } from '../errors/errors';
 
+/** Why a request that waited for a slot as long as it may (the execution time limit) is turned away. */
+const WAITED_TOO_LONG = 'The registry is at capacity: no execution slot was free within the execution time limit; retry later.';
+
 /**
  * Bounds the executions running at once. Those from outside (depth 0) take one of `capacity` slots
  * or queue, up to a limit. Nested renders never queue: a parent holding a slot while it waits on its
@@ -21,16 +24,27 @@ export class AdmissionGate {
 
   /**
    * Takes a slot: answers undefined when one was free, else a promise resolved when a slot is
-   * handed over. Throws OVERLOADED when the queue is full. Not async: a free slot, the usual case,
-   * costs no promise.
+   * handed over, or rejected with OVERLOADED when none was within `maxWaitMs` (it then leaves the
+   * queue). Throws OVERLOADED when the queue is full. Not async: a free slot, the usual case, costs
+   * no promise.
    */
-  enter(): Promise<void> | undefined {
+  enter(maxWaitMs: number): Promise<void> | undefined {
     if (this.#running < this.#capacity) {
       this.#running++;
       return undefined;
     }
     if (this.#waiting.length >= this.#maxQueue) throw new TesseraError('OVERLOADED');
-    return new Promise<void>((resolve) => this.#waiting.push(resolve));
+    return new Promise<void>((resolve, reject) => {
+      const handOver = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.splice(this.#waiting.indexOf(handOver), 1);
+        reject(new TesseraError('OVERLOADED', WAITED_TOO_LONG));
+      }, maxWaitMs);
+      this.#waiting.push(handOver);
+    });
   }
 
   /** Takes a slot for a nested render at once, or throws OVERLOADED. */

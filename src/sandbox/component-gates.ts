@@ -19,21 +19,28 @@ export class ComponentGates {
 
   /**
    * Takes one of the component's slots: undefined when one was free, else a promise resolved when
-   * one is handed over. Throws OVERLOADED when the component's queue is full.
+   * one is handed over, or rejected with OVERLOADED past `maxWaitMs`. Throws OVERLOADED when the
+   * component's queue is full.
    */
-  enter(component: string): Promise<void> | undefined {
+  enter(component: string, maxWaitMs: number): Promise<void> | undefined {
     let entry = this.#gates.get(component);
     if (!entry) {
       entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0 };
       this.#gates.set(component, entry);
     }
     entry.users++;
+    let turn: Promise<void> | undefined;
     try {
-      return entry.gate.enter();
+      turn = entry.gate.enter(maxWaitMs);
     } catch (error) {
       this.#release(component, entry);
       throw error;
     }
+    // One that gave up waiting holds no slot: only its use of the gate ends.
+    return turn?.catch((error: unknown) => {
+      this.#release(component, entry);
+      throw error;
+    });
   }
 
   leave(component: string): void {

@@ -183,11 +183,13 @@ export class SandboxPool {
         this.#gate.leave();
       }
     }
-    // Awaited only when queued: a free slot is taken without a promise.
-    const componentTurn = this.#componentGates.enter(job.component);
+    // Awaited only when queued: a free slot is taken without a promise. A request waits for its
+    // turn at most as long as its execution may run, then is told to come back (OVERLOADED).
+    const waitUntil = performance.now() + this.#options.limits.timeoutMs;
+    const componentTurn = this.#componentGates.enter(job.component, this.#options.limits.timeoutMs);
     if (componentTurn) await componentTurn;
     try {
-      const poolTurn = this.#gate.enter();
+      const poolTurn = this.#gate.enter(Math.max(1, waitUntil - performance.now()));
       if (poolTurn) await poolTurn;
     } catch (error) {
       this.#componentGates.leave(job.component);

@@ -10,17 +10,19 @@ async function settled(promise: Promise<void>): Promise<boolean> {
   return done;
 }
 
+/** Longer than any of these tests: only the last one waits it out. */
+const WAIT_MS = 60_000;
 const OVERLOADED = { name: 'TesseraError', code: 'OVERLOADED', status: 503, message: 'The registry is at capacity; retry later.' };
 
 t.test('a free slot is taken at once, a full gate queues in order, a full queue is OVERLOADED', async (t) => {
   const gate = new AdmissionGate(2, 2);
-  t.equal(gate.enter(), undefined, 'first slot: no promise');
-  t.equal(gate.enter(), undefined, 'second slot: no promise');
-  const third = gate.enter();
-  const fourth = gate.enter();
+  t.equal(gate.enter(WAIT_MS), undefined, 'first slot: no promise');
+  t.equal(gate.enter(WAIT_MS), undefined, 'second slot: no promise');
+  const third = gate.enter(WAIT_MS);
+  const fourth = gate.enter(WAIT_MS);
   t.ok(third instanceof Promise && fourth instanceof Promise, 'past the capacity, a promise');
   t.equal(gate.queued, 2);
-  t.throws(() => gate.enter(), OVERLOADED, 'past the queue, OVERLOADED at once');
+  t.throws(() => gate.enter(WAIT_MS), OVERLOADED, 'past the queue, OVERLOADED at once');
   t.equal(gate.queued, 2, 'the refused one is not queued');
 
   t.notOk(await settled(third!), 'the third waits');
@@ -33,16 +35,16 @@ t.test('a free slot is taken at once, a full gate queues in order, a full queue 
 
   gate.leave();
   gate.leave();
-  t.equal(gate.enter(), undefined, 'with every slot freed, the next is taken at once');
+  t.equal(gate.enter(WAIT_MS), undefined, 'with every slot freed, the next is taken at once');
 });
 
 t.test('each component has its own slots and queue; a refused entry leaves nothing behind', async (t) => {
   const gates = new ComponentGates(1, 1);
-  t.equal(gates.enter('hot'), undefined);
-  const waiting = gates.enter('hot');
+  t.equal(gates.enter('hot', WAIT_MS), undefined);
+  const waiting = gates.enter('hot', WAIT_MS);
   t.ok(waiting instanceof Promise, 'the hot component queues behind its own limit');
-  t.throws(() => gates.enter('hot'), OVERLOADED, 'its queue is full');
-  t.equal(gates.enter('calm'), undefined, 'another component is not held up by it');
+  t.throws(() => gates.enter('hot', WAIT_MS), OVERLOADED, 'its queue is full');
+  t.equal(gates.enter('calm', WAIT_MS), undefined, 'another component is not held up by it');
   t.equal(gates.queued, 1);
 
   gates.leave('hot');
@@ -50,5 +52,27 @@ t.test('each component has its own slots and queue; a refused entry leaves nothi
   gates.leave('hot');
   gates.leave('calm');
   t.equal(gates.queued, 0);
-  t.equal(gates.enter('hot'), undefined, 'after all left, the component starts afresh');
+  t.equal(gates.enter('hot', WAIT_MS), undefined, 'after all left, the component starts afresh');
+});
+
+t.test('a wait for a slot ends OVERLOADED after its bound, and the one who gave up leaves the queue', async (t) => {
+  const gate = new AdmissionGate(1, 5);
+  t.equal(gate.enter(WAIT_MS), undefined);
+  const patient = gate.enter(WAIT_MS);
+  const hasty = gate.enter(50);
+  const third = gate.enter(WAIT_MS);
+  await t.rejects(hasty!, { code: 'OVERLOADED', status: 503, message: 'The registry is at capacity: no execution slot was free within the execution time limit; retry later.' });
+  t.equal(gate.queued, 2, 'only the two still waiting are queued');
+  gate.leave();
+  t.ok(await settled(patient!), 'the slot goes to the oldest still waiting');
+  t.notOk(await settled(third!));
+  gate.leave();
+  t.ok(await settled(third!), 'then to the next: the one who gave up was skipped');
+
+  const gates = new ComponentGates(1, 5);
+  t.equal(gates.enter('hot', WAIT_MS), undefined);
+  await t.rejects(gates.enter('hot', 20)!, { code: 'OVERLOADED' });
+  t.equal(gates.queued, 0, 'the component queue is empty again');
+  gates.leave('hot');
+  t.equal(gates.enter('hot', WAIT_MS), undefined, 'its slot is free: the one who gave up never held it');
 });

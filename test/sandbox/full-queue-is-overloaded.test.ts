@@ -31,3 +31,39 @@ t.test('past the bounded execution queue the registry answers 503 OVERLOADED wit
   t.match(served.body.html, /Hello, Queued!/);
   await bystanderRenders(t, started, 'After', 'after the queue drains');
 });
+
+t.test('a request waits for an execution slot at most the execution time limit, then is told to retry', async (t) => {
+  const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 1;
+    config.limits.concurrentPerHost = 1;
+    config.limits.maxQueue = 5;
+    config.limits.executionTimeoutMs = 1000;
+  });
+  const { registry, url } = started;
+  await bystanderRenders(t, started, 'Before', 'before the queue fills');
+
+  const finished: string[] = [];
+  const track = (name: string, pending: ReturnType<typeof request>) => pending.then((answer) => (finished.push(name), answer));
+  const first = track('first', request(`${url}hostile-never-settles`));
+  await warmIsolates(registry, 2);
+  // Queued behind the first; it takes the slot when the first times out, and holds it a second more.
+  const second = track('second', request(`${url}hostile-never-settles`));
+  await until(() => registry.pool.queueSize === 1);
+  const third = track('third', request(`${url}hello-world/1.0.0?name=Late`));
+  await until(() => registry.pool.queueSize === 2);
+
+  const late = await third;
+  t.equal(late.status, 503);
+  t.equal(late.headers.get('retry-after'), '1');
+  t.same(late.body, {
+    code: 'OVERLOADED',
+    error: 'The registry is at capacity: no execution slot was free within the execution time limit; retry later.',
+    name: 'hello-world',
+    requestVersion: '1.0.0',
+  });
+  t.equal((await first).status, 504);
+  t.equal((await second).status, 504, 'the second ran once the first ended');
+  t.same(finished, ['first', 'third', 'second'], 'the third was answered while the second still held the slot');
+  t.equal(registry.pool.queueSize, 0, 'nothing is left waiting');
+  await bystanderRenders(t, started, 'After', 'after the queue drains');
+});
