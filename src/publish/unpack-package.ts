@@ -27,7 +27,12 @@ export async function unpackPackage(tarball: Buffer, maxBytes: number): Promise<
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new TesseraError('PAYLOAD_TOO_LARGE', `The unpacked package is over the publish limit of ${maxBytes} bytes.`);
     }
-    throw notValid('The package is not a gzip tarball.', ['the body is not gzip-compressed: send the gzip tarball of the _package folder']);
+    // Gzip's magic bytes tell a body that is not gzip from one cut short or damaged on the way.
+    const gzip = tarball[0] === 0x1f && tarball[1] === 0x8b;
+    throw notValid(
+      'The package is not a gzip tarball.',
+      [gzip ? 'the gzip body is truncated or damaged: send the whole gzip tarball of the _package folder again' : 'the body is not gzip-compressed: send the gzip tarball of the _package folder'],
+    );
   }
   const { files, problems, readable } = await readEntries(tar);
   if (!readable) throw notValid('The package is not a tarball.', ['the gzip content is not a readable tar archive']);
@@ -78,6 +83,13 @@ function stripPackageFolder(files: Map<string, Buffer>): Map<string, Buffer> {
   const paths = [...files.keys()];
   if (paths.length === 0 || !paths.every((p) => p.startsWith(PACKAGE_PREFIX))) return files;
   return new Map([...files].map(([p, content]) => [p.slice(PACKAGE_PREFIX.length), content]));
+}
+
+/** A multipart upload its parser could not read (cut short, no boundary). */
+export function malformedUploadError(reason: string): TesseraError {
+  return notValid('The multipart upload is malformed.', [
+    `${reason}: send the gzip tarball of the _package folder as the one file of a well-formed multipart/form-data upload, or as the body (Content-Type: application/gzip)`,
+  ]);
 }
 
 /** A request without a packed component in a form this route reads. */

@@ -183,6 +183,23 @@ t.test('bodies that are not a package', async (t) => {
   t.equal(notTar.status, 400);
   t.same(notTar.body, refusal('PACKAGE_NOT_VALID', 'The package is not a tarball.', '1.0.0', { problems: ['the gzip content is not a readable tar archive'] }));
 
+  const whole = await packed(GREETING);
+  const truncated = await put(url, 'publish-greeting/1.0.0', whole.subarray(0, Math.floor(whole.length / 2)));
+  t.equal(truncated.status, 400);
+  t.same(truncated.body, refusal('PACKAGE_NOT_VALID', 'The package is not a gzip tarball.', '1.0.0', {
+    problems: ['the gzip body is truncated or damaged: send the whole gzip tarball of the _package folder again'],
+  }));
+
+  const advice = 'send the gzip tarball of the _package folder as the one file of a well-formed multipart/form-data upload, or as the body (Content-Type: application/gzip)';
+  const cutShort = await put(url, 'publish-greeting/1.0.0', '--xyz\r\nContent-Disposition: form-data; name="package"; filename="p.tgz"\r\n\r\nabc', {
+    contentType: 'multipart/form-data; boundary=xyz',
+  });
+  t.equal(cutShort.status, 400, 'a multipart body cut short');
+  t.same(cutShort.body, refusal('PACKAGE_NOT_VALID', 'The multipart upload is malformed.', '1.0.0', { problems: [`Unexpected end of multipart data: ${advice}`] }));
+  const noBoundary = await put(url, 'publish-greeting/1.0.0', 'garbage', { contentType: 'multipart/form-data' });
+  t.equal(noBoundary.status, 400, 'a multipart body without a boundary');
+  t.same(noBoundary.body, refusal('PACKAGE_NOT_VALID', 'The multipart upload is malformed.', '1.0.0', { problems: [`Multipart: Boundary not found: ${advice}`] }));
+
   const form = new FormData();
   form.append('one', new Blob([await packed(GREETING)]), 'one.tar.gz');
   form.append('two', new Blob([await packed(GREETING)]), 'two.tar.gz');

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { assertNotPublished, publishPackage } from '../../publish/publish-package';
 import { mayPublish, tokenOf } from '../../publish/tenant-tokens';
-import { noPackageError } from '../../publish/unpack-package';
+import { malformedUploadError, noPackageError } from '../../publish/unpack-package';
 import { errorReply, unexpectedError } from '../error-body';
 import type { RegistryServices } from '../registry-services';
 
@@ -61,8 +61,14 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
 /** The one file of a multipart upload; other fields are ignored. */
 async function uploadedFile(request: FastifyRequest): Promise<Buffer> {
   let file: Buffer | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') file = await part.toBuffer();
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') file = await part.toBuffer();
+    }
+  } catch (error) {
+    // Limits come coded (FST_…); the parser's own failures (a body cut short, no boundary) do not.
+    if ((error as FastifyError).code !== undefined) throw error;
+    throw malformedUploadError(error instanceof Error ? error.message : String(error));
   }
   return file ?? Buffer.alloc(0);
 }
