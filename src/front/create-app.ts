@@ -3,6 +3,7 @@ import { TesseraError } from '../errors/errors';
 import { recordHttpMetrics } from '../metrics/http-metrics';
 import { registerCors } from './cors';
 import { errorReply, unexpectedError } from './error-body';
+import { answerClientError, answerFrameworkError } from './framework-errors';
 import type { RegistryServices } from './registry-services';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
@@ -36,6 +37,8 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     bodyLimit: services.config.limits.jsonBodyBytes,
     // Component names are case-sensitive and a trailing slash names the same resource.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
 
   recordHttpMetrics(app, services.metrics);

@@ -1,0 +1,34 @@
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { TesseraError } from '../errors/errors';
+import { errorReply } from './error-body';
+
+/**
+ * Failures fastify and Node's HTTP parser answer before any route runs, answered with the coded
+ * body of decisions §2 like every other error, instead of their own uncoded bodies.
+ */
+
+/** A URL the router cannot read: a malformed percent-encoding, a path segment over the length limit. */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is over the length limit' : 'it has a malformed percent-encoding';
+  const { status, body } = errorReply(new TesseraError('NOT_VALID_REQUEST', `The request URL is not valid: ${problem}.`), '', '');
+  void reply.code(status).send(body);
+}
+
+/** A request Node's parser refused (headers over the size limit, not HTTP): one answer, then the connection closes. */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const coded =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new TesseraError('PAYLOAD_TOO_LARGE', 'The request URL and headers are over the size limit.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new TesseraError('NOT_VALID_REQUEST', 'The request did not arrive within the time limit.')
+        : new TesseraError('NOT_VALID_REQUEST', 'The request is not valid HTTP.');
+  const { status, body } = errorReply(coded, '', '');
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${status === 413 ? 'Payload Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy();
+}

@@ -1,0 +1,44 @@
+import { connect } from 'node:net';
+import t from 'tap';
+import { startRegistry } from '../helpers/start-registry';
+
+/** Sends raw bytes on a new connection; answers everything the registry wrote before closing it. */
+function exchange(url: string, raw: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(raw));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
+}
+
+const statusLine = (answer: string) => answer.split('\r\n')[0];
+const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+// Refused before any route runs, by the router or by Node's HTTP parser: still the §2 body, with a code.
+t.test('requests the router or the HTTP parser cannot read get the coded error body', async (t) => {
+  const { url } = await startRegistry(t, []);
+  const get = (target: string, headers = '') => exchange(url, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers}\r\n`);
+
+  const badEncoding = await get('/hello-world/%');
+  t.equal(statusLine(badEncoding), 'HTTP/1.1 400 Bad Request');
+  t.same(bodyOf(badEncoding), { code: 'NOT_VALID_REQUEST', error: 'The request URL is not valid: it has a malformed percent-encoding.', name: '', requestVersion: '' });
+
+  const longName = await get(`/${'x'.repeat(300)}`);
+  t.equal(statusLine(longName), 'HTTP/1.1 400 Bad Request');
+  t.same(bodyOf(longName), { code: 'NOT_VALID_REQUEST', error: 'The request URL is not valid: a path segment is over the length limit.', name: '', requestVersion: '' });
+
+  const hugeUrl = await get(`/hello-world?name=${'x'.repeat(20_000)}`);
+  t.equal(statusLine(hugeUrl), 'HTTP/1.1 413 Payload Too Large');
+  t.same(bodyOf(hugeUrl), { code: 'PAYLOAD_TOO_LARGE', error: 'The request URL and headers are over the size limit.', name: '', requestVersion: '' });
+
+  const notHttp = await exchange(url, 'GARBAGE\r\n\r\n');
+  t.equal(statusLine(notHttp), 'HTTP/1.1 400 Bad Request');
+  t.same(bodyOf(notHttp), { code: 'NOT_VALID_REQUEST', error: 'The request is not valid HTTP.', name: '', requestVersion: '' });
+
+  const fine = await get('/livez');
+  t.equal(statusLine(fine), 'HTTP/1.1 200 OK', 'the registry serves on');
+});
