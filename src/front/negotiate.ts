@@ -1,11 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import type { RenderMode } from '../pipeline/render';
 
-/** The media types of an `Accept` header, lower-cased and without parameters. */
+/** `q=0` (or 0.0…): the client says it does NOT accept the type. */
+const NOT_ACCEPTABLE = /;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)/i;
+
+/** The media types of an `Accept` header that the client accepts, lower-cased and without parameters. */
 export function acceptedTypes(request: FastifyRequest): string[] {
   const accept = request.headers.accept;
   if (!accept) return [];
-  return accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase());
+  const types: string[] = [];
+  for (const part of accept.split(',')) {
+    const semicolon = part.indexOf(';');
+    if (semicolon === -1) types.push(part.trim().toLowerCase());
+    else if (!NOT_ACCEPTABLE.test(part)) types.push(part.slice(0, semicolon).trim().toLowerCase());
+  }
+  return types;
 }
 
 /** Render mode from `Accept` (decisions §1). */

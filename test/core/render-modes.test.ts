@@ -64,6 +64,13 @@ t.test('rendered, unrendered and info modes', async (t) => {
 
     const infoOnly = await request(`${url}core-modes/1.0.0`, { headers: { accept: 'application/json;q=1, application/vnd.oc.info+json;q=0.5' } });
     t.strictSame(infoOnly.body, { type: 'oc-component', version: '1.0.0', requestVersion: '1.0.0', name: 'core-modes' });
+
+    // q=0 says "not this type": the answer is the rendered one.
+    for (const accept of ['application/vnd.oc.unrendered+json;q=0', 'application/vnd.oc.info+json; q=0.000, text/html;q=0.5']) {
+      const refused = await request(`${url}core-modes?name=Ada`, { headers: { accept } });
+      t.equal(refused.status, 200, accept);
+      t.equal(refused.body.renderMode, 'rendered', accept);
+    }
   });
 
   t.test('info: exactly {type, version, requestVersion, name} and the server logic does not run', async (t) => {
