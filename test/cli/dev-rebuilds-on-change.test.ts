@@ -42,6 +42,11 @@ t.test('tessera dev serves a folder and picks up an edited view without a restar
   t.match(preview.text, '<p class="greeting">Welcome, Bo!</p>');
   t.match(preview.text, '<script src="/oc-client/client.js"></script>', 'with the browser client, which hydrates esm and react views');
 
+  const notBuilt = await request(`${url}~preview/no-such-component`);
+  t.equal(notBuilt.status, 404, 'the preview of a component never built is a 404');
+  t.match(notBuilt.text, '<h1>no-such-component <small>not built</small></h1>');
+  t.match(notBuilt.text, '404 NOT_FOUND: Component &quot;no-such-component&quot; is not published on this registry.');
+
   // Development mode: error bodies carry the stack.
   const missing = await request(`${url}no-such-component`);
   t.equal(missing.status, 404);

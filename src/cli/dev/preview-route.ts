@@ -23,7 +23,8 @@ export function registerPreview(app: FastifyInstance, catalog: Catalog): void {
       rendered.statusCode === 200
         ? `<main>${answer.html ?? ''}</main>`
         : `<pre class="error">${escapeHtml(`${rendered.statusCode} ${answer.code}: ${answer.error}\n${answer.details ? `${JSON.stringify(answer.details, null, 2)}\n` : ''}${answer.stack ?? ''}`)}</pre>`;
-    return reply.type('text/html; charset=utf-8').send(
+    // A component never built is a 404 (the page still waits for its first build and reloads then).
+    return reply.code(latest ? 200 : 404).type('text/html; charset=utf-8').send(
       `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(name)}: preview</title>` +
         `<style>body{font-family:system-ui,sans-serif;margin:2rem}header{border-bottom:1px solid #ccc;margin-bottom:1rem}.error{color:#a00;white-space:pre-wrap}</style></head><body>` +
         `<header><h1>${escapeHtml(name)} <small>${escapeHtml(latest?.version ?? 'not built')}</small></h1>` +
