@@ -35,6 +35,10 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     // `Connection: close`, see below) rather than with fastify's uncoded 503.
     return503OnClosing: false,
     bodyLimit: services.config.limits.jsonBodyBytes,
+    // A `__proto__` or `constructor.prototype` key in a JSON body is dropped, not refused with
+    // fastify's sentence that calls valid JSON invalid; no object of the registry ever inherits from it.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     // Component names are case-sensitive and a trailing slash names the same resource.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     frameworkErrors: answerFrameworkError,

@@ -11,6 +11,15 @@ t.test('a batch of no components answers an empty array', async (t) => {
   t.equal(text, '[]');
 });
 
+t.test('a __proto__ or constructor.prototype key of a body is dropped, never inherited from', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-child')]);
+  const body = '{"__proto__":{"components":[{"name":"nope"}]},"constructor":{"prototype":{"polluted":true}},"components":[{"name":"rendering-child","parameters":{"__proto__":{"who":"Eve"}}}]}';
+  const answer = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  t.equal(answer.status, 200);
+  t.same(answer.body.map((item: { status: number }) => item.status), [200], 'the one listed component, not the one under __proto__');
+  t.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
 t.test('malformed and ill-shaped bodies are POST_BODY_NOT_VALID, answered as JSON', async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-child')], (config) => {
     config.limits.maxBatchSize = 2;
