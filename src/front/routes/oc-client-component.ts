@@ -6,6 +6,7 @@ import { TesseraError } from '../../errors/errors';
 import { buildHref } from '../../pipeline/build-href';
 import { escapeHtml } from '../../pipeline/escape-html';
 import { errorReply } from '../error-body';
+import { renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
 
 export const OC_CLIENT = 'oc-client';
@@ -16,7 +17,7 @@ const VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 
  * `oc-client` answers as a component (decisions §10), as in OC's registries: OC's node client warms
  * up by reading `GET /oc-client/~info` and rendering `oc-client` (by GET, or as a batch item), whose
  * HTML is the script element that loads the browser client. It has no server logic and no
- * parameters; its answer is always rendered, which every OC client accepts.
+ * parameters; its answer is rendered even when unrendered is asked for, which every OC client accepts.
  */
 export function registerOcClientComponent(app: FastifyInstance, services: RegistryServices): void {
   const answer = (build: (requestVersion: string) => object) => async (request: FastifyRequest<{ Params: { version?: string } }>, reply: FastifyReply) => {
@@ -36,7 +37,11 @@ export function registerOcClientComponent(app: FastifyInstance, services: Regist
     allVersions: [VERSION],
     requestVersion,
   }));
-  const render = answer((requestVersion) => renderOcClient(requestVersion, services.publicBaseUrl.value, false));
+  const rendered = answer((requestVersion) => renderOcClient(requestVersion, services.publicBaseUrl.value, false));
+  // Asked for info (Accept), it answers exactly OC's four fields, as a component does (decisions §1).
+  const infoOnly = answer((requestVersion) => ({ type: 'oc-component', version: VERSION, requestVersion, name: OC_CLIENT }));
+  const render = (request: FastifyRequest<{ Params: { version?: string } }>, reply: FastifyReply) =>
+    (renderModeOf(request) === 'info' ? infoOnly : rendered)(request, reply);
   app.get(`/${OC_CLIENT}/~info`, info);
   app.get(`/${OC_CLIENT}/:version/~info`, info);
   app.get(`/${OC_CLIENT}`, render);
