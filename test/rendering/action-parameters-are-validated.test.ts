@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fixture, startRegistry } from '../helpers/start-registry';
+import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { postJson } from './post-json';
 
 const AUTH = { authorization: 'Bearer letmein' };
@@ -35,4 +35,12 @@ t.test('an action body that is not a JSON object is POST_BODY_NOT_VALID', async 
   const array = await postJson(`${url}~actions/double/rendering-actions/1.0.0`, [21], AUTH);
   t.equal(array.status, 400);
   t.same(array.body, { code: 'POST_BODY_NOT_VALID', error: 'The action body must be a JSON object of parameters.', name: 'rendering-actions', requestVersion: '1.0.0' });
+  const text = await request(`${url}~actions/double/rendering-actions`, { method: 'POST', headers: { 'content-type': 'text/plain', ...AUTH }, body: '{"amount": 21}' });
+  t.equal(text.status, 400);
+  t.same(text.body, {
+    code: 'POST_BODY_NOT_VALID',
+    error: 'The action body must be a JSON object of parameters, sent with Content-Type: application/json.',
+    name: 'rendering-actions',
+    requestVersion: '',
+  });
 });

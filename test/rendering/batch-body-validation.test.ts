@@ -42,7 +42,7 @@ t.test('malformed and ill-shaped bodies are POST_BODY_NOT_VALID, answered as JSO
   }
   const text = await request(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'components' });
   t.equal(text.status, 400);
-  t.same(text.body, notValid('The request body is not valid: body must be object.'));
+  t.same(text.body, notValid('The batch body must be a JSON object, sent with Content-Type: application/json.'));
 });
 
 t.test('a batch at maxBatchSize is accepted', async (t) => {

@@ -41,6 +41,7 @@ export function registerAction(app: FastifyInstance, services: RegistryServices)
 /** The body is the parameters object; no body at all means no parameters. */
 function parametersOf(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
+  if (typeof body === 'string') throw new TesseraError('POST_BODY_NOT_VALID', 'The action body must be a JSON object of parameters, sent with Content-Type: application/json.');
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new TesseraError('POST_BODY_NOT_VALID', 'The action body must be a JSON object of parameters.');
   }

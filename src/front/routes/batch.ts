@@ -9,6 +9,8 @@ import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import type { RegistryServices } from '../registry-services';
 import { OC_CLIENT, renderOcClient } from './oc-client-component';
 
+const NOT_JSON = 'The batch body must be a JSON object, sent with Content-Type: application/json.';
+
 interface BatchItem {
   status: number;
   response: Record<string, unknown>;
@@ -23,7 +25,14 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
   const { maxBatchSize } = services.config.limits;
   app.post(
     '/',
-    { schema: { body: BATCH_BODY_SCHEMA }, validatorCompiler: strictBatchValidator },
+    {
+      schema: { body: BATCH_BODY_SCHEMA },
+      validatorCompiler: strictBatchValidator,
+      // A body read as text (any content type but JSON's) would only be told "must be object".
+      preValidation: async (request: FastifyRequest<{ Body: BatchBody }>) => {
+        if (typeof (request.body as unknown) === 'string') throw new TesseraError('POST_BODY_NOT_VALID', NOT_JSON);
+      },
+    },
     async (request: FastifyRequest<{ Body: BatchBody }>, reply: FastifyReply) => {
       const { components, parameters = {}, omitHref = false } = request.body;
       if (components.length > maxBatchSize) {
