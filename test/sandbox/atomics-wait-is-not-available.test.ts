@@ -1,9 +1,9 @@
 import t from 'tap';
-import { fixture, startRegistry } from '../helpers/start-registry';
+import { fixture, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, hostileBesideBystander } from './bystander';
 
 t.test('tenant code cannot park an isolate thread on Atomics.wait', async (t) => {
-  const started = await startRegistry(t, [fixture('hostile-atomics-wait'), BYSTANDER]);
+  const started = await startRegistry(t, [fixture('hostile-atomics-wait'), BYSTANDER], TWO_HOSTS);
   const elapsed = await hostileBesideBystander(t, started, 'hostile-atomics-wait', {
     status: 500,
     body: {

@@ -9,6 +9,7 @@ const CALM = '<p>calm</p>';
 
 t.test("calm requests of a component whose isolate spins go to another host, not behind the spin", async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 3000;
   });
   const { registry, url } = started;

@@ -5,6 +5,7 @@ import { until, warmIsolates, hostsUp } from './wait-for';
 
 t.test('one hot component runs at most its cap; its excess waits in its own queue, then OVERLOADED; others are not held up', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.maxConcurrentPerComponent = 2;
     config.limits.maxQueue = 1;
     config.limits.executionTimeoutMs = 1000;

@@ -1,12 +1,12 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 
 const NAME = 'hostile-crossings';
 const failed = (error: string) => ({ code: 'GENERIC_ERROR', error: `Component "${NAME}" failed: ${error}`, name: NAME, requestVersion: '' });
 
 t.test('every value leaving the sandbox is bounded, and tenant code cannot forge a coded error', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
   const cases: Array<[string, number, unknown]> = [
     ['message', 500, failed(`${'x'.repeat(1000)}…`)],
     ['forged-details', 500, failed('forged')],

@@ -30,6 +30,7 @@ const MARGIN_MS = 2500;
 
 t.test('under a storm of hostile requests every request is answered within its time limit, and bystanders render', async (t) => {
   const { url } = await startRegistry(t, [...FIXTURES, BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = TIMEOUT_MS;
     config.limits.memoryMb = 16;
     config.limits.concurrentPerHost = 4;

@@ -4,6 +4,7 @@ import { BYSTANDER, hostileBesideBystander } from './bystander';
 
 t.test('a view model too large to leave the sandbox is refused inside it: 500 MEMORY_LIMIT_EXCEEDED', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-huge-result'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.maxResultBytes = 100_000;
     config.limits.memoryMb = 32;
   });

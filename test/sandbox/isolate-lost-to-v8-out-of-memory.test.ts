@@ -10,6 +10,7 @@ t.test('an allocation V8 itself cannot survive costs its host a recycle: MEMORY_
   // Growing a map to the heap limit takes V8 a while on a loaded machine (its last collections are
   // slow): a time limit well above it keeps this test about memory.
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 20_000;
   });
   const { registry, url } = started;

@@ -5,6 +5,7 @@ import { hostsResidentBytes } from './wait-for';
 
 t.test('array buffers past the memory limit answer 500 MEMORY_LIMIT_EXCEEDED; resizable ones are refused', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-memory-buffers'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.memoryMb = 16;
   });
   await bystanderRenders(t, started, 'Warm', 'the hosts are up');

@@ -4,6 +4,7 @@ import { BYSTANDER, hostileBesideBystander } from './bystander';
 
 t.test('a string that doubles past the memory limit answers 500 MEMORY_LIMIT_EXCEEDED and spares the bystander', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-memory-string'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.memoryMb = 16;
   });
   const expected = {

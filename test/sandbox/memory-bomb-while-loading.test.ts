@@ -6,6 +6,7 @@ const NAME = 'hostile-memory-while-loading';
 
 t.test('a module that passes the memory limit while it loads answers 500 MEMORY_LIMIT_EXCEEDED, each time, beside a bystander', async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.memoryMb = 16;
   });
   const expected = {

@@ -6,6 +6,7 @@ import { hostsUp, until } from './wait-for';
 
 t.test('GET /metrics parses, and its counters move as hostile components are stopped', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-sync-loop'), fixture('hostile-memory-array'), fixture('hostile-stack-overflow'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 1000; // room for the memory bomb to reach its limit first
     config.limits.memoryMb = 16;
   });

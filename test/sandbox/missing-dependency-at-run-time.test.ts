@@ -1,9 +1,9 @@
 import t from 'tap';
-import { fixture, startRegistry } from '../helpers/start-registry';
+import { fixture, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, hostileBesideBystander } from './bystander';
 
 t.test('a require of a module the bundle lacks answers 501 DEPENDENCY_MISSING_FROM_REGISTRY naming it', async (t) => {
-  const started = await startRegistry(t, [fixture('hostile-missing-dependency'), BYSTANDER]);
+  const started = await startRegistry(t, [fixture('hostile-missing-dependency'), BYSTANDER], TWO_HOSTS);
   await hostileBesideBystander(t, started, 'hostile-missing-dependency', {
     status: 501,
     body: {

@@ -1,12 +1,12 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { parseMetrics, valueOf } from './parse-metrics';
 import { BYSTANDER, bystanderRenders } from './bystander';
 
 const NAME = 'hostile-fan-out';
 
 t.test('one renderComponents call takes at most maxBatchSize components', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
   const { status, body } = await request(`${started.url}${NAME}?shape=wide`);
   t.equal(status, 500);
   t.same(body, { code: 'GENERIC_ERROR', error: `Component "${NAME}" failed: renderComponents takes at most 50 components.`, name: NAME, requestVersion: '' });
@@ -14,7 +14,7 @@ t.test('one renderComponents call takes at most maxBatchSize components', async 
 });
 
 t.test('a request runs at most maxExecutionsPerRequest executions across all its nesting levels', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER]);
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
   const during = bystanderRenders(t, started, 'During', 'another tenant during the deep fan-out');
   const { status, body } = await request(`${started.url}${NAME}?shape=deep`);
   await during;

@@ -19,6 +19,7 @@ const SANDBOX_ONLY = {
 
 t.test('the sandbox holds no host authority: no process, require, timers, network, nor any walk to the host', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-ambient-authority'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.plugins = [{ name: 'probe', description: 'answers a host function among data', func: () => ({ text: 'from the host', fn: () => process }) }];
   });
   const [probe] = await Promise.all([

@@ -1,12 +1,12 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { hostsCpuShare, hostsUp } from './wait-for';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('loops waiting on nested renders that settle after the answer never run', async (t) => {
-  const started = await startRegistry(t, [fixture('hostile-orphan-loop'), BYSTANDER]);
+  const started = await startRegistry(t, [fixture('hostile-orphan-loop'), BYSTANDER], TWO_HOSTS);
   await hostsUp(started.registry, 2);
   for (let round = 0; round < 3; round++) {
     const { status, body } = await request(`${started.url}hostile-orphan-loop`);
@@ -20,7 +20,7 @@ t.test('loops waiting on nested renders that settle after the answer never run',
 });
 
 t.test('children still running when their root answers are cancelled', async (t) => {
-  const started = await startRegistry(t, [fixture('hostile-orphan-children'), fixture('hostile-sync-loop'), BYSTANDER]);
+  const started = await startRegistry(t, [fixture('hostile-orphan-children'), fixture('hostile-sync-loop'), BYSTANDER], TWO_HOSTS);
   await hostsUp(started.registry, 2);
   const sent = performance.now();
   const { status, body } = await request(`${started.url}hostile-orphan-children`);

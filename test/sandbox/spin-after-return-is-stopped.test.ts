@@ -7,6 +7,7 @@ const NAME = 'hostile-spin-after-return';
 
 t.test('a loop queued behind its own answer is stopped: coded answer, nothing left running', async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 1000;
   });
   await hostsUp(started.registry, 2);

@@ -11,6 +11,7 @@ const SPINNERS = POOL_THREADS + 3;
 
 t.test('more spinning isolates than sandbox threads do not starve other components', async (t) => {
   const started = await startRegistry(t, [BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = 2000; // warm isolates are reported every half second
   });
   // The same spinning code under several component names: each component is an isolate of its own

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { fixture, startRegistry } from '../helpers/start-registry';
+import { fixture, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, hostileBesideBystander } from './bystander';
 
 t.test('a recursion that overflows the stack answers 500 GENERIC_ERROR and spares the bystander', async (t) => {
-  const started = await startRegistry(t, [fixture('hostile-stack-overflow'), BYSTANDER]);
+  const started = await startRegistry(t, [fixture('hostile-stack-overflow'), BYSTANDER], TWO_HOSTS);
   const expected = {
     status: 500,
     body: {

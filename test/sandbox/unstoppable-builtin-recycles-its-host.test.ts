@@ -7,6 +7,7 @@ const LIMIT_MS = 1000;
 
 t.test('a built-in V8 cannot interrupt answers EXECUTION_TIMEOUT at the limit, and its host is recycled', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-unstoppable-builtin'), BYSTANDER], (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = LIMIT_MS;
   });
   const hostsBefore = started.registry.pool.hostProcessIds();

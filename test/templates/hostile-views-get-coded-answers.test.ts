@@ -13,6 +13,7 @@ const CALM: Record<string, string> = {
 
 t.test('a view that loops or hoards memory while rendering gets the coded answers of server logic, whatever its template type', async (t) => {
   const { url } = await startTemplatesRegistry(t, (config) => {
+    config.limits.sandboxHosts = 2;
     config.limits.executionTimeoutMs = TIMEOUT_MS;
     config.limits.memoryMb = 16;
   });
