@@ -13,6 +13,8 @@ interface ComponentParams {
 export function registerGetComponent(app: FastifyInstance, services: RegistryServices): void {
   const handler = async (request: FastifyRequest<{ Params: ComponentParams }>, reply: FastifyReply) => {
     const { name } = request.params;
+    // `//x` routes here with an empty name: a path no component has, answered as the router's 404.
+    if (name === '') return reply.callNotFound();
     const version = request.params.version ?? '';
     return sendRender(reply, services, { name, version }, () =>
       services.pipeline.render({
