@@ -15,6 +15,9 @@ t.test('commands refuse wrong arguments with what to do', async (t) => {
     [['publish', '.', '--registry', 'http://127.0.0.1:9/'], 'Error: No publish token: pass --token <token> or set TESSERA_TOKEN (your registry administrator gives tokens out).\n'],
     [['dev'], 'Error: tessera dev needs at least one component folder, e.g. "tessera dev ./my-component".\n'],
     [['dev', '.', '--port', 'http'], 'Error: --port must be a port number from 0 to 65535, not "http".\n'],
+    [['package', 'missing'], `Error: ${path.join(work, 'missing')} has no package.json; create a component with "tessera init <name>".\n`],
+    [['publish', 'missing', '--registry', 'http://127.0.0.1:9/', '--token', 't'], `Error: ${path.join(work, 'missing')} has no package.json; create a component with "tessera init <name>".\n`],
+    [['dev', 'missing'], `Error: ${path.join(work, 'missing')} has no package.json; create a component with "tessera init <name>".\n`],
   ];
   const results = await Promise.all(cases.map(([args]) => runCli(args, { cwd: work })));
   cases.forEach(([args, message], i) => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { defaultConfig } from '../../config/config';
 import { createRegistry } from '../../registry';
 import { CliError, describeFailure, type Command } from '../command';
+import { componentFolder } from '../component-folder';
 import { DevBuilds, type DevBuild } from '../dev/dev-builds';
 import { registerPreview } from '../dev/preview-route';
 import { watchFolder } from '../dev/watch-folder';
@@ -24,10 +24,7 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
     const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string', default: '3030' } } });
     if (positionals.length === 0) throw new CliError('tessera dev needs at least one component folder, e.g. "tessera dev ./my-component".');
     const port = portOption(values.port);
-    const dirs = positionals.map((dir) => path.resolve(dir));
-    for (const dir of dirs) {
-      if (!existsSync(path.join(dir, 'package.json'))) throw new CliError(`${dir} has no package.json; create a component with "tessera init <name>".`);
-    }
+    const dirs = positionals.map(componentFolder);
 
     const config = defaultConfig();
     config.port = port;

@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { packTarball } from '../../packager/pack-tarball';
 import { packageComponent, writePackage } from '../../packager/package-component';
 import { CliError, type Command } from '../command';
+import { componentFolder } from '../component-folder';
 import { uploadPackage } from '../upload-package';
 
 /** What to do about each refusal the registry may answer. */
@@ -36,7 +36,7 @@ Exits with a non-zero code when the registry refuses the package, printing its a
     if (!token) throw new CliError('No publish token: pass --token <token> or set TESSERA_TOKEN (your registry administrator gives tokens out).');
     const dryRun = values['dry-run'];
 
-    const dir = path.resolve(positionals[0]!);
+    const dir = componentFolder(positionals[0]!);
     const packaged = await packageComponent(dir);
     await writePackage(dir, packaged);
     const { name, version } = packaged.descriptor;
