@@ -21,6 +21,18 @@ export function registerCors(app: FastifyInstance, config: RegistryConfig): void
   });
 }
 
+/**
+ * The CORS headers of an answer given before any route runs (a URL the router cannot read), where
+ * the plugin's hook never ran: the same origin rule, so a page on another origin reads the coded
+ * error rather than a CORS failure.
+ */
+export function corsHeadersBeforeRouting(config: RegistryConfig, request: FastifyRequest): Record<string, string> {
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || isPublishing(request)) return {};
+  if (config.cors.origins.includes('*')) return { 'access-control-allow-origin': '*' };
+  return config.cors.origins.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' };
+}
+
 function isPublishing(request: FastifyRequest): boolean {
   if (request.method === 'PUT') return true;
   const asked = request.headers['access-control-request-method'];

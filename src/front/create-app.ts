@@ -3,7 +3,7 @@ import { TesseraError } from '../errors/errors';
 import { recordHttpMetrics } from '../metrics/http-metrics';
 import { registerCors } from './cors';
 import { errorReply, unexpectedError } from './error-body';
-import { answerClientError, answerFrameworkError } from './framework-errors';
+import { answerClientError, frameworkErrorAnswer } from './framework-errors';
 import type { RegistryServices } from './registry-services';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
@@ -41,7 +41,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     onConstructorPoisoning: 'remove',
     // Component names are case-sensitive and a trailing slash names the same resource.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(services.config),
     clientErrorHandler: answerClientError,
   });
 

@@ -1,6 +1,8 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { RegistryConfig } from '../config/config';
 import { TesseraError } from '../errors/errors';
+import { corsHeadersBeforeRouting } from './cors';
 import { errorReply } from './error-body';
 
 /**
@@ -9,10 +11,12 @@ import { errorReply } from './error-body';
  */
 
 /** A URL the router cannot read: a malformed percent-encoding, a path segment over the length limit. */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is over the length limit' : 'it has a malformed percent-encoding';
-  const { status, body } = errorReply(new TesseraError('NOT_VALID_REQUEST', `The request URL is not valid: ${problem}.`), '', '');
-  void reply.code(status).send(body);
+export function frameworkErrorAnswer(config: RegistryConfig) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const problem = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is over the length limit' : 'it has a malformed percent-encoding';
+    const { status, body } = errorReply(new TesseraError('NOT_VALID_REQUEST', `The request URL is not valid: ${problem}.`), '', '');
+    void reply.code(status).headers(corsHeadersBeforeRouting(config, request)).send(body);
+  };
 }
 
 /** A request Node's parser refused (headers over the size limit, not HTTP): one answer, then the connection closes. */

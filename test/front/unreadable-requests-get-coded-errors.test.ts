@@ -42,3 +42,24 @@ t.test('requests the router or the HTTP parser cannot read get the coded error b
   const fine = await get('/livez');
   t.equal(statusLine(fine), 'HTTP/1.1 200 OK', 'the registry serves on');
 });
+
+// Refused before the CORS hook runs, the answer still carries its CORS headers: a page on another
+// origin reads the coded 400, not a CORS failure.
+t.test('a URL the router cannot read is answered with the CORS headers of the origin rule', async (t) => {
+  const headersOf = (answer: string) => answer.slice(0, answer.indexOf('\r\n\r\n')).toLowerCase();
+  const ask = (url: string, origin: string) =>
+    exchange(url, `GET /hello-world/% HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nOrigin: ${origin}\r\n\r\n`);
+
+  const open = await startRegistry(t, []);
+  const anyOrigin = await ask(open.url, 'https://shop.example');
+  t.equal(statusLine(anyOrigin), 'HTTP/1.1 400 Bad Request');
+  t.match(headersOf(anyOrigin), /\r\naccess-control-allow-origin: \*\r\n/);
+
+  const listed = await startRegistry(t, [], (config) => (config.cors.origins = ['https://shop.example']));
+  const fromListed = await ask(listed.url, 'https://shop.example');
+  t.match(headersOf(fromListed), /\r\naccess-control-allow-origin: https:\/\/shop\.example\r\n/);
+  t.match(headersOf(fromListed), /\r\nvary: origin\r\n/);
+  const fromOther = await ask(listed.url, 'https://evil.example');
+  t.equal(statusLine(fromOther), 'HTTP/1.1 400 Bad Request');
+  t.notMatch(headersOf(fromOther), /access-control-allow-origin/);
+});
