@@ -241,10 +241,31 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     const plugins: Record<string, (...args: unknown[]) => unknown> = {};
     for (const name of version.plugins) plugins[name] = (...args: unknown[]) => callHostSync(execId, 'plugin', { name, args });
 
-    const renderOne = (name: unknown, options: any) =>
-      typeof name !== 'string'
-        ? PromiseCtor.reject(new TypeErrorCtor('renderComponent expects a component name.'))
-        : callHost(execId, 'render', { name, version: options?.version, parameters: options?.parameters, headers: options?.headers, baseUrl: input.baseUrl });
+    // A child reads its request headers as HTTP gives them: lowercase names, string values.
+    const nestedHeaders = (given: unknown): Record<string, string> | undefined => {
+      if (given === undefined || given === null) return undefined;
+      if (typeof given !== 'object' || isArray(given)) throw new TypeErrorCtor('renderComponent: options.headers must be an object of header names and string values.');
+      const headers: Record<string, string> = {};
+      for (const name of keys(given)) {
+        const value = (given as Record<string, unknown>)[name];
+        if (!TOKEN.test(name)) throw new TypeErrorCtor(`renderComponent: "${name.slice(0, MAX_NAME_CHARS)}" is not a header name.`);
+        if (typeof value !== 'string') throw new TypeErrorCtor(`renderComponent: the value of header "${name.slice(0, MAX_NAME_CHARS)}" must be a string.`);
+        headers[name.toLowerCase()] = value;
+      }
+      return headers;
+    };
+    const renderOne = (name: unknown, options: any) => {
+      if (typeof name !== 'string') return PromiseCtor.reject(new TypeErrorCtor('renderComponent expects a component name.'));
+      const version = options?.version;
+      if (version !== undefined && typeof version !== 'string') return PromiseCtor.reject(new TypeErrorCtor('renderComponent: options.version must be a version expression (a string).'));
+      let headers: Record<string, string> | undefined;
+      try {
+        headers = nestedHeaders(options?.headers);
+      } catch (error) {
+        return PromiseCtor.reject(error);
+      }
+      return callHost(execId, 'render', { name, version, parameters: options?.parameters, headers, baseUrl: input.baseUrl });
+    };
 
     const ctx: any = {
       acceptLanguage: input.acceptLanguage,

@@ -22,6 +22,10 @@ export interface BridgeLog {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The headers a parent passes to its child: string values only, whatever crossed (the prelude refuses others). */
+const stringHeaders = (value: unknown): Record<string, string> =>
+  isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
+
 /**
  * Answers the calls server logic makes from inside an isolate: nested renders go back through the
  * render pipeline (and may land on any host), spending their root request's budget and logged under
@@ -41,7 +45,7 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
             version,
             parameters: isPlainObject(call.parameters) ? call.parameters : {},
             // The parent's headers are not forwarded unless the component passes them (decisions §8).
-            headers: isPlainObject(call.headers) ? (call.headers as Record<string, string>) : {},
+            headers: stringHeaders(call.headers),
             mode: 'rendered',
             depth: depth + 1,
             baseUrl: call.baseUrl,

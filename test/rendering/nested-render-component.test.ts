@@ -7,6 +7,15 @@ const CASES: Array<[string, string, string]> = [
   ['callback', '<section><i>v1 {"who":"Ada"} trace=given</i></section>', 'callback(error, html) with version, parameters and headers'],
   ['callback-only', '<section><i>v2 {} trace=none</i></section>', 'callback as the second argument; latest version'],
   ['promise', '<section><i>v2 {} trace=none</i></section>', 'a promise when no callback is given'],
+  ['header-case', '<section><i>v1 {} trace=upper</i></section>', 'header names passed in any case reach the child in lowercase'],
+  [
+    'bad-options',
+    '<section>Error(renderComponent: the value of header "x-trace" must be a string.) | ' +
+      'Error(renderComponent: options.headers must be an object of header names and string values.) | ' +
+      'Error(renderComponent: "bad name" is not a header name.) | ' +
+      'Error(renderComponent: options.version must be a version expression (a string).)</section>',
+    'headers that are not strings, or a version that is not a string, are refused in the parent',
+  ],
   ['failing-child', '<section>Error(Component "rendering-child" failed: The child was asked to fail)</section>', 'a failing child rejects with an Error'],
 ];
 
