@@ -52,6 +52,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
       maxWarmIsolates: config.limits.maxWarmIsolatesPerHost,
       warmIsolateBytes: config.limits.warmIsolateMbPerHost * 1024 * 1024,
       maxNestedBatch: config.limits.maxBatchSize,
+      maxNestedRenders: config.limits.maxExecutionsPerRequest,
     },
     hosts: config.limits.sandboxHosts,
     maxQueue: config.limits.maxQueue,

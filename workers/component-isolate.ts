@@ -33,6 +33,7 @@ const preludeLimits = (limits: SandboxLimits): PreludeLimits => ({
   maxResultChars: limits.maxResultChars,
   maxPayloadChars: MAX_BRIDGE_PAYLOAD_CHARS,
   maxNestedBatch: limits.maxNestedBatch,
+  maxNestedRenders: limits.maxNestedRenders,
 });
 
 /** The answer of an execution that was cancelled: the host sends nothing for it. */

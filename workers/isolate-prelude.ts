@@ -29,6 +29,8 @@ export interface PreludeLimits {
   maxPayloadChars: number;
   /** The most components one `renderComponents` call takes. */
   maxNestedBatch: number;
+  /** The most nested renders one execution may ask for, rendered or not. */
+  maxNestedRenders: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const CRLF = /[\r\n]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
   const NOT_SERIALIZABLE = stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
-  const { maxResultChars, maxPayloadChars, maxNestedBatch } = limits;
+  const { maxResultChars, maxPayloadChars, maxNestedBatch, maxNestedRenders } = limits;
   const envJson = stringify(version.env);
   const templatesJson = stringify(version.templates);
   const MAX_MESSAGE_CHARS = 1000;
@@ -254,8 +256,14 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       }
       return headers;
     };
+    // Counted here, before anything crosses: a render the registry refuses (an unknown component, a
+    // spent budget) costs no execution, and a loop of them would flood the host and the front.
+    let nestedRenders = 0;
     const renderOne = (name: unknown, options: any) => {
       if (typeof name !== 'string') return PromiseCtor.reject(new TypeErrorCtor('renderComponent expects a component name.'));
+      if (++nestedRenders > maxNestedRenders) {
+        return PromiseCtor.reject(new RangeErrorCtor(`A component may ask for at most ${maxNestedRenders} nested renders in one execution.`));
+      }
       const version = options?.version;
       if (version !== undefined && typeof version !== 'string') return PromiseCtor.reject(new TypeErrorCtor('renderComponent: options.version must be a version expression (a string).'));
       let headers: Record<string, string> | undefined;

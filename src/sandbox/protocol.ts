@@ -15,6 +15,8 @@ export interface SandboxLimits {
   warmIsolateBytes: number;
   /** The most components one `renderComponents` call takes (the batch limit). */
   maxNestedBatch: number;
+  /** The most nested renders one execution may ask for (the request's execution budget). */
+  maxNestedRenders: number;
 }
 
 /** What every execution of one version reads and no request changes: installed once in its context. */

@@ -27,3 +27,19 @@ t.test('a request runs at most maxExecutionsPerRequest executions across all its
   t.ok(refused > 0, `the others were refused (${refused})`);
   await bystanderRenders(t, started, 'After', 'another tenant after the deep fan-out');
 });
+
+// Renders the registry refuses before running anything still cost a crossing each: 100,000 at once
+// held hundreds of MB in the host and the front and stalled every tenant for seconds. Only the first
+// maxExecutionsPerRequest of an execution leave its isolate.
+t.test('an execution asks for at most maxExecutionsPerRequest nested renders, rendered or not', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const refused = 'A component may ask for at most 100 nested renders in one execution.';
+  const notPublished = 'Component "no-such-component" is not published on this registry.';
+  for (const shape of ['flood', 'loop']) {
+    const during = bystanderRenders(t, started, 'During', `another tenant during the ${shape}`);
+    const { status, body } = await request(`${started.url}${NAME}?shape=${shape}`);
+    await during;
+    t.equal(status, 200, shape);
+    t.equal(body.html, `<p>100 × ${notPublished} / 9900 × ${refused}</p>`, `${shape}: 100 crossed, the rest refused in the isolate`);
+  }
+});
