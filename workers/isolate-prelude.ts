@@ -57,8 +57,16 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // Headers the registry owns (decisions §11): cookies go through setCookie and its checks; the
   // others decide how the answer is read and who may read it, for every tenant on the origin.
   const REGISTRY_OWNED = ['set-cookie', 'content-type', 'content-security-policy', 'strict-transport-security', 'x-content-type-options'];
+  // Headers a browser applies to the whole origin, beyond the answer that carries them: one tenant
+  // would wipe every tenant's cookies and storage (Clear-Site-Data), have the origin's network
+  // errors, other tenants' URLs among them, reported to a server of its own (NEL, Report-To,
+  // Reporting-Endpoints), move the origin elsewhere (Alt-Svc) or set its client hints and login state.
+  const ORIGIN_WIDE = ['clear-site-data', 'nel', 'report-to', 'reporting-endpoints', 'alt-svc', 'accept-ch', 'critical-ch', 'set-login', 'service-worker-allowed'];
   const isRefusedHeader = (lowerName: string) =>
-    HOP_BY_HOP.indexOf(lowerName) !== -1 || REGISTRY_OWNED.indexOf(lowerName) !== -1 || lowerName.startsWith('access-control-');
+    HOP_BY_HOP.indexOf(lowerName) !== -1 ||
+    REGISTRY_OWNED.indexOf(lowerName) !== -1 ||
+    ORIGIN_WIDE.indexOf(lowerName) !== -1 ||
+    lowerName.startsWith('access-control-');
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const CRLF = /[\r\n]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];

@@ -3,7 +3,12 @@ import type { Cookie, RenderResult } from '../pipeline/render';
 
 /** Puts the headers and cookies that server logic set on the HTTP response. */
 export function applyComponentHeaders(reply: FastifyReply, result: Pick<RenderResult, 'headers' | 'cookies'>): void {
-  for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+  for (const [name, value] of Object.entries(result.headers)) {
+    // A `Vary` of the component's adds to the registry's (`Origin`, with a list of CORS origins),
+    // never replaces it: a shared cache would otherwise give one origin's CORS answer to another.
+    const registryVary = name.toLowerCase() === 'vary' ? reply.getHeader('vary') : undefined;
+    reply.header(name, registryVary === undefined ? value : `${String(registryVary)}, ${value}`);
+  }
   if (result.cookies.length > 0) reply.header('set-cookie', result.cookies.map(serializeCookie));
 }
 

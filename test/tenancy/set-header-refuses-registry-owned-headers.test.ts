@@ -1,5 +1,6 @@
 import t from 'tap';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { postJson } from '../rendering/post-json';
 
 t.test('setHeader refuses the headers the registry owns: GENERIC_ERROR, and none of them reaches the response', async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-headers')]);
@@ -27,4 +28,40 @@ t.test('setHeader refuses the headers the registry owns: GENERIC_ERROR, and none
     t.equal(headers.get('strict-transport-security'), null, which);
     t.equal(headers.get('content-encoding'), null, which);
   }
+});
+
+t.test('setHeader refuses the headers a browser applies to the whole origin: one tenant cannot wipe, watch or move every tenant', async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-headers')]);
+  const names = ['Clear-Site-Data', 'NEL', 'Report-To', 'Reporting-Endpoints', 'Alt-Svc', 'Accept-CH', 'Critical-CH', 'Set-Login', 'Service-Worker-Allowed'];
+  for (const name of names) {
+    const { status, headers, body } = await request(`${url}rendering-headers?case=origin-wide&header=${name}`);
+    t.equal(status, 500, name);
+    t.strictSame(
+      body,
+      { code: 'GENERIC_ERROR', error: `Component "rendering-headers" failed: Header "${name}" cannot be set by a component.`, name: 'rendering-headers', requestVersion: '' },
+      name,
+    );
+    t.equal(headers.get(name), null, `${name}: not in the response`);
+  }
+  // Each refused alone: in a batch of one the item fails, and its headers never reach the HTTP answer.
+  const batch = await postJson(url, { components: [{ name: 'rendering-headers', parameters: { case: 'origin-wide', header: 'clear-site-data' } }] });
+  t.equal(batch.status, 200);
+  t.equal(batch.body[0].status, 500);
+  t.equal(batch.body[0].response.code, 'GENERIC_ERROR');
+  t.equal(batch.headers.get('clear-site-data'), null);
+  // A header of no such reach is still the component's to set.
+  const allowed = await request(`${url}rendering-headers?case=origin-wide&header=x-tenant-note`);
+  t.equal(allowed.status, 200);
+  t.equal(allowed.headers.get('x-tenant-note'), '1');
+});
+
+t.test("a component's Vary adds to the registry's Vary: Origin, never replaces it", async (t) => {
+  const page = 'http://127.0.0.1:8080';
+  const { url } = await startRegistry(t, [fixture('rendering-headers')], (config) => {
+    config.cors.origins = [page];
+  });
+  const { status, headers } = await request(`${url}rendering-headers?case=origin-wide&header=Vary`, { headers: { origin: page } });
+  t.equal(status, 200);
+  t.equal(headers.get('access-control-allow-origin'), page);
+  t.equal(headers.get('vary'), 'Origin, 1');
 });
