@@ -1,6 +1,7 @@
 import type { RegistryPlugin } from '../config/config';
 import { TesseraError } from '../errors/errors';
 import type { BridgeRequest } from '../sandbox/sandbox-pool';
+import { headersFromParent } from './component-cookies';
 import type { RenderPipeline } from './render';
 
 interface NestedRenderPayload {
@@ -44,8 +45,9 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
             name: call.name,
             version,
             parameters: isPlainObject(call.parameters) ? call.parameters : {},
-            // The parent's headers are not forwarded unless the component passes them (decisions §8).
-            headers: stringHeaders(call.headers),
+            // The parent's headers are not forwarded unless the component passes them (decisions §8),
+            // and no component's cookie comes from a parent (decisions §11).
+            headers: headersFromParent(stringHeaders(call.headers)),
             mode: 'rendered',
             depth: depth + 1,
             baseUrl: call.baseUrl,

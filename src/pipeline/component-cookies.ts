@@ -14,12 +14,22 @@ const PREFIX = 'oc.';
 export const scopedCookieName = (component: string, name: string): string => `${PREFIX}${component}.${name}`;
 
 /** The request headers as `component` sees them: the `Cookie` header filtered as above; the rest untouched. */
-export function headersForComponent(component: string, headers: RequestHeaders): RequestHeaders {
+export const headersForComponent = (component: string, headers: RequestHeaders): RequestHeaders => filterCookies(headers, component);
+
+/**
+ * The headers a parent passes to a nested render, without any component's cookie: the parent was
+ * given none under its scoped name (its own came back under their plain names, others' were
+ * removed), so one there would be forged, to make another tenant read a value it never set.
+ */
+export const headersFromParent = (headers: RequestHeaders): RequestHeaders => filterCookies(headers, undefined);
+
+/** Drops the component cookies of `Cookie` but those of `owner`, which get their plain names back. */
+function filterCookies(headers: RequestHeaders, owner: string | undefined): RequestHeaders {
   const cookie = headers['cookie'];
   if (cookie === undefined) return headers;
   const sent = Array.isArray(cookie) ? cookie.join('; ') : cookie;
   if (!sent.includes(PREFIX)) return headers;
-  const own = scopedCookieName(component, '');
+  const own = owner === undefined ? undefined : scopedCookieName(owner, '');
   const kept: string[] = [];
   for (const pair of sent.split(';')) {
     const trimmed = pair.trim();
@@ -28,7 +38,7 @@ export function headersForComponent(component: string, headers: RequestHeaders):
     const name = equals === -1 ? trimmed : trimmed.slice(0, equals);
     const setByComponent = name.startsWith(PREFIX) && name.indexOf('.', PREFIX.length) !== -1;
     if (!setByComponent) kept.push(trimmed);
-    else if (name.startsWith(own)) kept.push(trimmed.slice(own.length));
+    else if (own !== undefined && name.startsWith(own)) kept.push(trimmed.slice(own.length));
   }
   const filtered: RequestHeaders = { ...headers };
   if (kept.length > 0) filtered['cookie'] = kept.join('; ');

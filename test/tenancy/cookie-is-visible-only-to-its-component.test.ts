@@ -35,3 +35,13 @@ t.test('in one batch (as server-side clients send it) each item sees only its ow
     ],
   );
 });
+
+t.test("a parent cannot forge another component's cookie through a nested render: the child gets only the site's cookies it passes", async (t) => {
+  const { url } = await startRegistry(t, [fixture('tenant-forger'), fixture('tenant-beta'), fixture('tenant-alpha')]);
+  const { status, body } = await request(`${url}tenant-forger`, { headers: { cookie: BROWSER_COOKIES } });
+  t.equal(status, 200);
+  t.equal(body.html, '<div><p>site=1</p> | <p>site=1</p> | site=1; theme=dark</div>', "beta reads no session it never set; the forger saw only the site's cookies");
+  // Beta's own cookie, sent by the browser, still reaches beta.
+  const beta = await request(`${url}tenant-beta`, { headers: { cookie: 'oc.tenant-beta.session=beta-secret' } });
+  t.equal(beta.body.html, '<p>session=beta-secret</p>');
+});
