@@ -76,10 +76,15 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const templatesJson = stringify(version.templates);
   const MAX_MESSAGE_CHARS = 1000;
   const MAX_HEADERS = 50;
-  const MAX_COOKIES = 50;
+  // Cookies go into the one jar every tenant of the origin shares, and come back with every request
+  // to it: one answer may add at most 20 cookies and 8 KB (a browser keeps about 180 cookies per
+  // site, evicting the oldest, and the registry reads at most 16 KB of request headers).
+  const MAX_COOKIES = 20;
+  const MAX_COOKIE_BYTES = 4096;
+  const MAX_COOKIES_BYTES = 8192;
+  const encodeCookieValue = encodeURIComponent;
   const MAX_NAME_CHARS = 256;
   const MAX_HEADER_VALUE_CHARS = 8192;
-  const MAX_COOKIE_VALUE_CHARS = 4096;
 
   let exportsOfServer: any;
   let view: ((model: unknown) => unknown) | undefined;
@@ -244,6 +249,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     if (relayConsole) consoleLines ??= [];
     const headers: Record<string, string> = {};
     const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
+    let cookieBytes = 0;
     let empty = false;
     // A legacy data() may end by returning setEmptyResponse() without calling back (decisions §8).
     let endLegacy: ((model: undefined) => void) | undefined;
@@ -309,8 +315,11 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       setCookie(name: unknown, value: unknown, options?: any) {
         if (typeof name !== 'string' || !TOKEN.test(name)) throw new TypeErrorCtor('setCookie: the cookie name must be a non-empty token.');
         if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new TypeErrorCtor('setCookie: the cookie value must be a string.');
-        if (name.length > MAX_NAME_CHARS || String(value).length > MAX_COOKIE_VALUE_CHARS) throw new RangeErrorCtor(`setCookie: cookie "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit.`);
-        if (cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies.`);
+        // Measured as sent: the value goes out URI-encoded.
+        const bytes = name.length > MAX_NAME_CHARS ? Infinity : name.length + 1 + encodeCookieValue(String(value)).length;
+        if (bytes > MAX_COOKIE_BYTES) throw new RangeErrorCtor(`setCookie: cookie "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit of ${MAX_COOKIE_BYTES} bytes.`);
+        if (cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies in one answer.`);
+        if ((cookieBytes += bytes) > MAX_COOKIES_BYTES) throw new RangeErrorCtor(`The cookies of one answer may hold at most ${MAX_COOKIES_BYTES} bytes together.`);
         const kept: Record<string, unknown> = {};
         if (options && typeof options === 'object') {
           for (const key of COOKIE_OPTIONS) if (options[key] !== undefined) kept[key] = key === 'expires' && options[key] instanceof Date ? options[key].toUTCString() : options[key];
