@@ -319,7 +319,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
         const bytes = name.length > MAX_NAME_CHARS ? Infinity : name.length + 1 + encodeCookieValue(String(value)).length;
         if (bytes > MAX_COOKIE_BYTES) throw new RangeErrorCtor(`setCookie: cookie "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit of ${MAX_COOKIE_BYTES} bytes.`);
         if (cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies in one answer.`);
-        if ((cookieBytes += bytes) > MAX_COOKIES_BYTES) throw new RangeErrorCtor(`The cookies of one answer may hold at most ${MAX_COOKIES_BYTES} bytes together.`);
+        if (cookieBytes + bytes > MAX_COOKIES_BYTES) throw new RangeErrorCtor(`The cookies of one answer may hold at most ${MAX_COOKIES_BYTES} bytes together.`);
         const kept: Record<string, unknown> = {};
         if (options && typeof options === 'object') {
           for (const key of COOKIE_OPTIONS) if (options[key] !== undefined) kept[key] = key === 'expires' && options[key] instanceof Date ? options[key].toUTCString() : options[key];
@@ -328,6 +328,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
           }
         }
         cookies.push({ name, value: String(value), options: kept });
+        cookieBytes += bytes;
       },
       renderComponent(name: unknown, options?: unknown, callback?: unknown) {
         if (typeof options === 'function') [options, callback] = [undefined, options];
