@@ -315,7 +315,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       setCookie(name: unknown, value: unknown, options?: any) {
         if (typeof name !== 'string' || !TOKEN.test(name)) throw new TypeErrorCtor('setCookie: the cookie name must be a non-empty token.');
         if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new TypeErrorCtor('setCookie: the cookie value must be a string.');
-        // Measured as sent: the value goes out URI-encoded.
+        // The name and the value as the front sends it, URI-encoded (a '€' is 9 bytes).
         const bytes = name.length > MAX_NAME_CHARS ? Infinity : name.length + 1 + encodeCookieValue(String(value)).length;
         if (bytes > MAX_COOKIE_BYTES) throw new RangeErrorCtor(`setCookie: cookie "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit of ${MAX_COOKIE_BYTES} bytes.`);
         if (cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies in one answer.`);

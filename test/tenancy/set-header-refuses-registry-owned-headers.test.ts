@@ -34,7 +34,7 @@ t.test('setHeader refuses the headers a browser applies to the whole origin: one
   const { url } = await startRegistry(t, [fixture('rendering-headers')]);
   const names = ['Clear-Site-Data', 'NEL', 'Report-To', 'Reporting-Endpoints', 'Alt-Svc', 'Accept-CH', 'Critical-CH', 'Set-Login', 'Service-Worker-Allowed'];
   for (const name of names) {
-    const { status, headers, body } = await request(`${url}rendering-headers?case=origin-wide&header=${name}`);
+    const { status, headers, body } = await request(`${url}rendering-headers?case=named&header=${name}`);
     t.equal(status, 500, name);
     t.strictSame(
       body,
@@ -44,13 +44,13 @@ t.test('setHeader refuses the headers a browser applies to the whole origin: one
     t.equal(headers.get(name), null, `${name}: not in the response`);
   }
   // Each refused alone: in a batch of one the item fails, and its headers never reach the HTTP answer.
-  const batch = await postJson(url, { components: [{ name: 'rendering-headers', parameters: { case: 'origin-wide', header: 'clear-site-data' } }] });
+  const batch = await postJson(url, { components: [{ name: 'rendering-headers', parameters: { case: 'named', header: 'clear-site-data' } }] });
   t.equal(batch.status, 200);
   t.equal(batch.body[0].status, 500);
   t.equal(batch.body[0].response.code, 'GENERIC_ERROR');
   t.equal(batch.headers.get('clear-site-data'), null);
   // A header of no such reach is still the component's to set.
-  const allowed = await request(`${url}rendering-headers?case=origin-wide&header=x-tenant-note`);
+  const allowed = await request(`${url}rendering-headers?case=named&header=x-tenant-note`);
   t.equal(allowed.status, 200);
   t.equal(allowed.headers.get('x-tenant-note'), '1');
 });
@@ -60,7 +60,7 @@ t.test("a component's Vary adds to the registry's Vary: Origin, never replaces i
   const { url } = await startRegistry(t, [fixture('rendering-headers')], (config) => {
     config.cors.origins = [page];
   });
-  const { status, headers } = await request(`${url}rendering-headers?case=origin-wide&header=Vary`, { headers: { origin: page } });
+  const { status, headers } = await request(`${url}rendering-headers?case=named&header=Vary`, { headers: { origin: page } });
   t.equal(status, 200);
   t.equal(headers.get('access-control-allow-origin'), page);
   t.equal(headers.get('vary'), 'Origin, 1');
