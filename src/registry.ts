@@ -1,16 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
 import { listenUrl, PublicBaseUrl } from './front/public-base-url';
 import { Readiness } from './front/readiness';
+import { FrontThreads, type MetricsJson } from './fronts/front-threads';
 import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
-import { SandboxPool } from './sandbox/sandbox-pool';
+import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
 import type { StorageAdapter } from './storage/storage-adapter';
 
@@ -22,10 +26,16 @@ export interface Registry {
   catalog: Catalog;
   storage: StorageAdapter;
   pool: SandboxPool;
-  /** This registry's own metrics (served at `/metrics`). */
+  /** This registry's own metrics (served at `/metrics`, summed with its other front threads'). */
   metrics: RegistryMetrics;
-  /** Listens on the configured port and host; answers the base URL (`http://127.0.0.1:3030/`). */
+  readiness: Readiness;
+  /**
+   * Listens on the configured port and host, and starts the other front threads on the same port;
+   * answers the base URL (`http://127.0.0.1:3030/`).
+   */
   listen(): Promise<string>;
+  /** A front thread's registry: listens on the main thread's port, beside its socket. */
+  listenOn(port: number): Promise<void>;
   close(): Promise<void>;
   /**
    * Stops gracefully (SIGTERM): `/readyz` turns 503 at once while requests are still served for
@@ -35,13 +45,43 @@ export interface Registry {
   drain(): Promise<boolean>;
 }
 
+/** What a front thread's registry is given by the main thread (src/fronts/front-thread.ts). */
+export interface FrontThreadRole {
+  /** 1 for the first thread besides the main thread's front, and so on. */
+  index: number;
+  /** The hosts the main thread's pool announced so far. */
+  hosts: SharedHost[];
+  recycle(pid: number, reason: RecycleReason): void;
+  /** A version was published through this thread: the other fronts index it. */
+  published(name: string, version: string): Promise<void>;
+  otherMetrics(): Promise<MetricsJson[]>;
+}
+
+export interface RegistryOptions {
+  logger?: boolean;
+  /** A storage adapter object (tests); such a registry serves from the main thread only. */
+  storage?: StorageAdapter;
+  /** Set in a front thread: the registry uses the main thread's sandbox hosts. */
+  frontThread?: FrontThreadRole;
+}
+
 /** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
-export async function createRegistry(config: RegistryConfig, options: { logger?: boolean; storage?: StorageAdapter } = {}): Promise<Registry> {
+export async function createRegistry(config: RegistryConfig, options: RegistryOptions = {}): Promise<Registry> {
   const storage = options.storage ?? createStorage(config.storagePath, { timeoutMs: config.limits.storageTimeoutMs });
+  const frontThread = options.frontThread;
+  // Sockets share a port only on Linux (SO_REUSEPORT); an adapter object cannot be handed to a thread.
+  const threadCount = frontThread || options.storage || process.platform !== 'linux' ? 0 : config.limits.frontThreads - 1;
+  // The sockets of the sandbox hosts this registry starts: a folder only this user can open.
+  const socketFolder = frontThread ? '' : mkdtempSync(path.join(os.tmpdir(), 'tessera-hosts-'));
+  let threads: FrontThreads | undefined;
+  const sharing: HostSharing = frontThread
+    ? { role: 'guest', hosts: frontThread.hosts, recycle: frontThread.recycle }
+    : { role: 'owner', socketFolder, announce: (host) => threads?.announce(host) };
   // A stored version that cannot be read is skipped and told once (decisions §12), after the app's logger exists.
   const catalog = new Catalog(storage, (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`));
 
-  const metrics = new RegistryMetrics();
+  // Process-wide figures (memory, CPU) are the main thread's to report, once.
+  const metrics = new RegistryMetrics({ processMetrics: !frontThread });
   observeCatalog(metrics.registry, catalog);
   let logHostOutput = (_pid: number, text: string): void => void process.stderr.write(text);
   const pool = new SandboxPool({
@@ -55,6 +95,8 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
       maxNestedRenders: config.limits.maxExecutionsPerRequest,
     },
     hosts: config.limits.sandboxHosts,
+    sharing,
+    ownSlot: frontThread ? frontThread.index : threadCount > 0 ? 0 : undefined,
     maxQueue: config.limits.maxQueue,
     concurrentPerHost: config.limits.concurrentPerHost,
     maxConcurrentPerComponent: config.limits.maxConcurrentPerComponent,
@@ -71,17 +113,25 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   const bridge = createBridgeAnswerer(pipeline, config.plugins, { failed: logLine, rendered: config.logRequests ? logLine : undefined });
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
-  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness }, { logger: options.logger });
+  const published = frontThread ? frontThread.published : (name: string, version: string) => threads?.published(name, version) ?? Promise.resolve();
+  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
+  if (threadCount > 0) {
+    threads = new FrontThreads({ config, catalog, metrics, pool, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
+  }
+  const otherMetrics = frontThread ? frontThread.otherMetrics : threads ? () => threads!.metrics() : undefined;
+  if (otherMetrics) metrics.sumWith(otherMetrics);
 
   try {
-    const leftovers = await storage.removeInterruptedWrites?.();
+    // The main thread's alone: a thread starting later could remove a publish under way.
+    const leftovers = frontThread ? 0 : await storage.removeInterruptedWrites?.();
     if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
     await catalog.refresh();
   } catch (error) {
     // Storage that cannot be read must end the start, not leave the sandbox hosts running.
     await pool.close();
     await storage.close?.();
+    if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     throw error;
   }
   const stopPolling =
@@ -92,7 +142,10 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
   const close = () =>
     (closed ??= (async () => {
       readiness.drain();
+      threads?.drain();
       stopPolling?.();
+      // The other front threads first: they use the hosts this pool is about to end.
+      await threads?.close();
       // Requests under way end within their time limit; a connection still open after that carries
       // none (a client that connected and never sent one) and would hold the close for good.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), config.limits.executionTimeoutMs + CLOSE_MARGIN_MS);
@@ -100,6 +153,7 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
       clearTimeout(cutOff);
       await pool.close();
       await storage.close?.();
+      if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     })());
   return {
     app,
@@ -107,15 +161,27 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     storage,
     pool,
     metrics,
+    readiness,
     async listen() {
-      await app.listen({ port: config.port, host: config.host });
+      await app.listen(sharedPort(config.port, config.host, threads !== undefined));
       const { port } = app.server.address() as AddressInfo;
       publicBaseUrl.listeningOn(config.host, port);
+      try {
+        await threads?.start(port);
+      } catch (error) {
+        await close();
+        throw error;
+      }
       return listenUrl(config.host, port);
+    },
+    async listenOn(port) {
+      await app.listen(sharedPort(port, config.host, true));
+      publicBaseUrl.listeningOn(config.host, port);
     },
     close,
     async drain() {
       readiness.drain();
+      threads?.drain();
       const finished = (async () => {
         await new Promise((resolve) => setTimeout(resolve, Math.min(config.limits.drainDelayMs, config.limits.drainTimeoutMs)));
         await close();
@@ -126,3 +192,10 @@ export async function createRegistry(config: RegistryConfig, options: { logger?:
     },
   };
 }
+
+/**
+ * Listen options; `reusePort` lets the front threads' sockets share the port (fastify hands it to
+ * Node's `server.listen`, though its types do not name it).
+ */
+const sharedPort = (port: number, host: string, reusePort: boolean): FastifyListenOptions =>
+  ({ port, host, reusePort }) as FastifyListenOptions;

@@ -1,97 +1,184 @@
 /**
- * A sandbox host: the process that runs tenant code, in isolates, for the front. A process is the
+ * A sandbox host: the process that runs tenant code, in isolates, for the fronts. A process is the
  * failure domain: when V8 loses an isolate (a catastrophic out-of-memory parks its thread and keeps
- * its memory until the process ends) or the process dies, the front recycles the whole host and no
+ * its memory until the process ends) or the process dies, its owner recycles the whole host and no
  * client connection is touched. The host's own thread never runs tenant code (every execution goes
  * through isolated-vm's thread pool), so its timers, which bound every execution, always fire.
  *
- * Started by src/sandbox/sandbox-host.ts with the limits as its one argument; talks over the IPC
- * channel (messages in src/sandbox/protocol.ts).
+ * Started by src/sandbox/host-link.ts with the limits and a socket path as its arguments. Executions
+ * come over connections to that socket, one per front thread of the registry (messages in
+ * src/sandbox/protocol.ts): a socket costs a front about half the CPU per execution of Node's IPC
+ * channel, which carries only the host's life to the front that started it (its owner): `ready`
+ * once listening, pings, and the drain that ends it. Every front numbers its executions its own
+ * way; the host numbers them again, so that no front can name, cancel or answer for another's.
  */
 import '../src/enable-compile-cache';
+import net from 'node:net';
 import { CANCELLED, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
 import { WarmIsolates } from './warm-isolates';
+import { framedSocket } from '../src/sandbox/framed-socket';
 import { Outbox } from '../src/sandbox/outbox';
-import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
+import { HOST_DRAINING, NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
-/** An isolate running code this long without a break is reported busy, so the front routes around it; checked as often. */
+/** An isolate running code this long without a break is reported busy, so the fronts route around it; checked as often. */
 const BUSY_MS = 100;
 
+/** A front's connection to this host, or the owner's IPC channel (its control messages only). */
+interface Front {
+  readonly outbox: Outbox<HostMessage>;
+  /** The front's execution ids running here, and the host's own id of each. */
+  readonly executions: Map<number, number>;
+}
+
+/** An execution received and not yet answered: whose it is, and the isolate running it (none while its context is built). */
+interface Running {
+  readonly front: Front;
+  readonly id: number;
+  isolate: ComponentIsolate | undefined;
+}
+
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
-const outbox = new Outbox<HostMessage>((batch) => process.send!(batch));
-const bridgeCalls = new Map<number, (answer: string) => void>();
+const socketPath = process.argv[3]!;
+/** The fronts connected to the socket: each hears of busy components and lost isolates. */
+const fronts = new Set<Front>();
+const executions = new Map<number, Running>();
+const bridgeCalls = new Map<number, { front: Front; resolve: (answer: string) => void }>();
+let nextExecution = 1;
 let nextCall = 1;
+let draining = false;
 
-const forward: BridgeForwarder = (execution, op, payload) =>
+const forward: BridgeForwarder = (local, op, payload) =>
   new Promise((resolve) => {
-    const call = nextCall++;
-    bridgeCalls.set(call, resolve);
-    outbox.post({ t: 'bridge', call, execution, op, payload });
-  });
-
-const warm = new WarmIsolates(limits, forward, (keys) => outbox.post({ t: 'isolate-lost', keys }));
-/** Executions received and not yet answered, with the isolate running them (none yet while it is built). */
-const executions = new Map<number, ComponentIsolate | undefined>();
-
-/** Runs one execution: at once when its version is warm, else once its context is built. */
-function execute(message: ExecuteMessage): void {
-  const isolate = warm.ready(message.key);
-  if (isolate) {
-    run(isolate, message);
-    return;
-  }
-  executions.set(message.id, undefined);
-  void warm.get(message.component, message.key, message.code).then((built) => {
-    if (!executions.has(message.id)) return; // cancelled while its context was being built
-    if (built === undefined || typeof built === 'string') {
-      executions.delete(message.id);
-      outbox.post({ t: 'result', id: message.id, answer: built ?? NEED_CODE });
+    const running = executions.get(local);
+    if (!running) {
+      resolve('{"ok":false,"ended":true}');
       return;
     }
-    run(built, message);
+    const call = nextCall++;
+    bridgeCalls.set(call, { front: running.front, resolve });
+    running.front.outbox.post({ t: 'bridge', call, execution: running.id, op, payload });
+  });
+
+const broadcast = (message: HostMessage): void => {
+  for (const front of fronts) front.outbox.post(message);
+};
+
+const warm = new WarmIsolates(limits, forward, (keys) => broadcast({ t: 'isolate-lost', keys }));
+
+/** Runs one execution: at once when its version is warm, else once its context is built. */
+function execute(front: Front, message: ExecuteMessage): void {
+  if (front.executions.has(message.id)) return;
+  if (draining) {
+    // A front that has not heard of the drain yet: it sends the execution to another host.
+    front.outbox.post({ t: 'result', id: message.id, answer: HOST_DRAINING });
+    return;
+  }
+  const local = nextExecution++;
+  const running: Running = { front, id: message.id, isolate: undefined };
+  executions.set(local, running);
+  front.executions.set(message.id, local);
+  const isolate = warm.ready(message.key);
+  if (isolate) {
+    run(local, running, isolate, message);
+    return;
+  }
+  void warm.get(message.component, message.key, message.code).then((built) => {
+    if (executions.get(local) !== running) return; // cancelled while its context was being built
+    if (built === undefined || typeof built === 'string') {
+      finish(local, running, built ?? NEED_CODE);
+      return;
+    }
+    run(local, running, built, message);
   });
 }
 
-function run(isolate: ComponentIsolate, message: ExecuteMessage): void {
-  executions.set(message.id, isolate);
-  isolate.execute(message.key, message.input, message.id, message.timeoutMs, (answer) => {
-    executions.delete(message.id);
-    if (answer !== CANCELLED) outbox.post({ t: 'result', id: message.id, answer });
+function run(local: number, running: Running, isolate: ComponentIsolate, message: ExecuteMessage): void {
+  running.isolate = isolate;
+  isolate.execute(message.key, message.input, local, message.timeoutMs, (answer) => {
+    if (answer !== CANCELLED) finish(local, running, answer);
   });
 }
 
-function cancel(id: number): void {
-  if (!executions.has(id)) return;
-  const running = executions.get(id);
-  executions.delete(id);
-  running?.cancel(id);
+function finish(local: number, running: Running, answer: string): void {
+  forget(local, running);
+  running.front.outbox.post({ t: 'result', id: running.id, answer });
 }
 
-process.on('message', (batch: FrontMessage[]) => {
+function forget(local: number, running: Running): void {
+  executions.delete(local);
+  running.front.executions.delete(running.id);
+  if (draining && executions.size === 0) owner.outbox.post({ t: 'drained' });
+}
+
+function cancel(front: Front, id: number): void {
+  const local = front.executions.get(id);
+  const running = local === undefined ? undefined : executions.get(local);
+  if (local === undefined || !running) return;
+  forget(local, running);
+  running.isolate?.cancel(local);
+}
+
+function receive(front: Front, batch: FrontMessage[]): void {
   for (const message of batch) {
     switch (message.t) {
       case 'execute':
-        execute(message);
+        execute(front, message);
         break;
       case 'cancel':
-        cancel(message.id);
+        cancel(front, message.id);
         break;
-      case 'bridge-answer':
-        bridgeCalls.get(message.call)?.(message.answer);
+      case 'bridge-answer': {
+        const call = bridgeCalls.get(message.call);
+        if (call?.front !== front) break;
         bridgeCalls.delete(message.call);
+        call.resolve(message.answer);
         break;
+      }
       case 'ping':
-        outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss() });
+        front.outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss() });
+        break;
+      case 'drain':
+        if (front !== owner || draining) break;
+        draining = true;
+        if (executions.size === 0) owner.outbox.post({ t: 'drained' });
         break;
     }
   }
-});
+}
 
-// The front is gone: nothing can be answered any more. A hard exit, because a parked isolate
+/** A front that went away: nothing of its executions may run any more. */
+function disconnected(front: Front): void {
+  fronts.delete(front);
+  for (const id of [...front.executions.keys()]) cancel(front, id);
+  for (const [call, pending] of bridgeCalls) {
+    if (pending.front !== front) continue;
+    bridgeCalls.delete(call);
+    pending.resolve('{"ok":false,"ended":true}');
+  }
+}
+
+const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new Map() };
+process.on('message', (batch: FrontMessage[]) => receive(owner, batch));
+// The owner is gone: nothing can be answered any more. A hard exit, because a parked isolate
 // thread would keep a normal exit waiting forever.
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+
+const server = net.createServer((socket) => {
+  socket.setNoDelay(true);
+  let front: Front | undefined = undefined;
+  const send = framedSocket<FrontMessage, HostMessage>(socket, (batch) => front && receive(front, batch));
+  front = { outbox: new Outbox(send), executions: new Map() };
+  fronts.add(front);
+  socket.on('close', () => front && fronts.has(front) && disconnected(front));
+  socket.on('error', () => socket.destroy());
+  front.outbox.post({ t: 'ready' });
+  if (reportedBusy !== '') front.outbox.post({ t: 'busy', components: reportedBusy.split('\n') });
+});
+// A socket the host cannot open leaves it unready: its owner replaces it after the start limit.
+server.on('error', (error) => process.stderr.write(`The sandbox host cannot listen for fronts: ${error.message}\n`));
+server.listen(socketPath, () => owner.outbox.post({ t: 'ready' }));
 
 setInterval(() => {
   warm.checkIdle();
@@ -104,7 +191,5 @@ setInterval(() => {
   const key = components.join('\n');
   if (key === reportedBusy) return;
   reportedBusy = key;
-  outbox.post({ t: 'busy', components });
+  broadcast({ t: 'busy', components });
 }, BUSY_MS);
-
-outbox.post({ t: 'ready' });

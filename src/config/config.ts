@@ -59,6 +59,11 @@ export interface RegistryConfig {
     publishBytes: number;
     /** Sandbox host processes: the failure domain of tenant code (workers/sandbox-host.ts). */
     sandboxHosts: number;
+    /**
+     * Threads serving HTTP on the registry's port, the main thread's included, all over the same
+     * sandbox hosts (src/fronts/). More than one only on Linux, where sockets can share a port.
+     */
+    frontThreads: number;
     maxQueue: number;
     concurrentPerHost: number;
     /** Executions of one component (all its versions) running at once; more wait in that component's own queue. */
@@ -107,6 +112,7 @@ export function defaultConfig(): RegistryConfig {
       jsonBodyBytes: 1024 * 1024,
       publishBytes: 20 * 1024 * 1024,
       sandboxHosts: Math.min(4, Math.max(2, os.availableParallelism())),
+      frontThreads: process.platform === 'linux' ? Math.min(4, os.availableParallelism()) : 1,
       maxQueue: 1000,
       concurrentPerHost: 64,
       maxConcurrentPerComponent: 32,

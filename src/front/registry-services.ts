@@ -16,4 +16,6 @@ export interface RegistryServices {
   /** Configured, or the listen address; never taken from a request. */
   publicBaseUrl: PublicBaseUrl;
   readiness: Readiness;
+  /** A version was published through this front: the registry's other front threads index it too. */
+  published(name: string, version: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { ERRORS, TesseraError } from '../errors/errors';
 import type { SandboxEvents, SandboxPool, SandboxStats } from '../sandbox/sandbox-pool';
 
@@ -83,14 +83,31 @@ export class RegistryMetrics {
     isolateLost: () => this.#isolatesLost.inc(),
   };
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
+  /** The metrics of the registry's other front threads, when it has some. */
+  #others: (() => Promise<Array<MetricObjectWithValues<MetricValue<string>>[]>>) | undefined;
+
+  /** `processMetrics`: Node's figures of the process (memory, CPU), which one front thread reports for all. */
+  constructor(options: { processMetrics: boolean } = { processMetrics: true }) {
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Answers `/metrics` with this front's figures summed with the other front threads'. */
+  sumWith(others: () => Promise<Array<MetricObjectWithValues<MetricValue<string>>[]>>): void {
+    this.#others = others;
+  }
+
+  /** The Prometheus text of every front thread's metrics: counts summed; figures about the shared hosts and storage taken once. */
+  async exposition(): Promise<string> {
+    if (!this.#others) return this.registry.metrics();
+    const all = await Promise.all([this.registry.getMetricsAsJSON(), this.#others()]);
+    return AggregatorRegistry.aggregate([all[0], ...all[1]]).metrics();
   }
 
   /** Gauges read from the pool at each scrape (the hosts' latest reports). */
   observePool(pool: SandboxPool): void {
     new Gauge({
       name: 'tessera_sandbox_queue_depth',
+      aggregator: 'sum',
       help: 'Executions waiting for a slot: behind their component limit or the pool limit.',
       registers: [this.registry],
       collect() {
@@ -116,6 +133,8 @@ export class RegistryMetrics {
       new Gauge({
         name,
         help,
+        // Every front thread sees the same hosts; only the owner of the hosts hears their reports.
+        aggregator: 'max',
         registers: [this.registry],
         collect() {
           this.set(pool.stats()[figure]);

@@ -11,6 +11,8 @@ export interface PublishServices {
   config: RegistryConfig;
   catalog: Catalog;
   storage: StorageAdapter;
+  /** Tells the registry's other front threads, which index the version before the publish is answered. */
+  published(name: string, version: string): Promise<void>;
 }
 
 export interface PublishRequest {
@@ -25,8 +27,8 @@ export interface PublishRequest {
 }
 
 /**
- * Unpacks, verifies and stores one component version, then indexes it so this replica serves it at
- * once. Every check runs before anything is written, and storage writes a version whole, so a
+ * Unpacks, verifies and stores one component version, then indexes it so every front thread of
+ * this replica serves it at once. Every check runs before anything is written, and storage writes a version whole, so a
  * refused or interrupted publish leaves nothing behind. The caller has checked `assertNotPublished`
  * before reading the upload; a version stored meanwhile is refused by storage itself.
  */
@@ -43,6 +45,7 @@ export async function publishPackage(services: PublishServices, request: Publish
   files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
   await services.storage.writeVersion(name, version, files);
   await services.catalog.add(name, version);
+  await services.published(name, version);
 }
 
 /** ALREADY_EXISTS when this replica, or storage shared with others, has the version. */

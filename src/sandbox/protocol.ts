@@ -1,7 +1,8 @@
 /**
- * What crosses between the front and a sandbox host process. Messages travel in arrays, one array
- * per event-loop turn each way (see outbox.ts), over Node's IPC channel with V8 serialization.
- * Values are plain data: strings of JSON for what tenant code produced or reads.
+ * What crosses between a front and a sandbox host process. Messages travel in arrays, one array
+ * per event-loop turn each way (see outbox.ts), with V8 serialization: over Node's IPC channel with
+ * the front that started the host (its owner), over a socket of the host's with any other front
+ * thread (framed-socket.ts). Values are plain data: strings of JSON for what tenant code produced or reads.
  */
 
 export interface SandboxLimits {
@@ -76,7 +77,15 @@ export interface PingMessage {
   id: number;
 }
 
-export type FrontMessage = ExecuteMessage | CancelMessage | BridgeAnswerMessage | PingMessage;
+/**
+ * From the owner only: the host is being replaced. It answers `drained` once no front has an
+ * execution on it any more, and the owner ends it then.
+ */
+export interface DrainMessage {
+  t: 'drain';
+}
+
+export type FrontMessage = ExecuteMessage | CancelMessage | BridgeAnswerMessage | PingMessage | DrainMessage;
 
 /** The host's answer to an execution: the isolate's result JSON, or NEED_CODE. */
 export interface ResultMessage {
@@ -121,14 +130,23 @@ export interface IsolateLostMessage {
   keys: string[];
 }
 
+/** Sent to each front once the host is ready for it: to its owner when it listens for other fronts, to a front when it connects. */
 export interface ReadyMessage {
   t: 'ready';
 }
 
-export type HostMessage = ResultMessage | BridgeCallMessage | PongMessage | BusyMessage | IsolateLostMessage | ReadyMessage;
+/** To the owner, after a `drain`: no execution of any front is left on the host. */
+export interface DrainedMessage {
+  t: 'drained';
+}
+
+export type HostMessage = ResultMessage | BridgeCallMessage | PongMessage | BusyMessage | IsolateLostMessage | ReadyMessage | DrainedMessage;
 
 /** A host's answer to an execution when it must first be sent the code. */
 export const NEED_CODE = '"need-code"';
+
+/** A draining host's answer to an execution sent to it: the front runs it on another host. */
+export const HOST_DRAINING = '"draining"';
 
 /** The largest JSON payload of a bridge call (nested-render or plugin arguments). */
 export const MAX_BRIDGE_PAYLOAD_CHARS = 64 * 1024;

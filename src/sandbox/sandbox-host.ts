@@ -1,10 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { TesseraError } from '../errors/errors';
+import type { HostLink } from './host-link';
 import { Outbox } from './outbox';
-import type { BridgeCallMessage, ComponentCode, FrontMessage, HostMessage, PongMessage, SandboxLimits } from './protocol';
-
-const HOST_FILE = path.join(__dirname, '..', '..', 'workers', 'sandbox-host.js');
+import { HOST_DRAINING, type BridgeCallMessage, type ComponentCode, type FrontMessage, type HostMessage, type PongMessage } from './protocol';
 
 /** A host's life, as the pool sees it. Only a `ready` host is given new executions. */
 export type HostState = 'starting' | 'ready' | 'draining' | 'gone';
@@ -24,6 +21,8 @@ export interface HostEvents {
   /** A bridge call of one of this host's executions (checked to be one). */
   bridge(host: SandboxHost, execution: HostExecution, message: BridgeCallMessage): void;
   isolateLost(host: SandboxHost, keys: string[]): void;
+  /** After `drain()`: no front has an execution on the host any more. */
+  drained(host: SandboxHost): void;
   pong(host: SandboxHost, pong: PongMessage): void;
   /** The process ended; its executions were answered SANDBOX_CRASHED. */
   exited(host: SandboxHost): void;
@@ -45,7 +44,7 @@ interface SentExecution {
   readonly overdueAt: number;
 }
 
-/** The front's handle on one sandbox host process (workers/sandbox-host.ts). */
+/** A front's handle on one sandbox host process (workers/sandbox-host.ts). */
 export class SandboxHost {
   state: HostState = 'starting';
   /** It reached `ready` once: a host that dies before is restarted only after a pause. */
@@ -53,7 +52,7 @@ export class SandboxHost {
   /** The last figures the host reported, and when (performance.now()). */
   lastPong: PongMessage | undefined;
   lastPongAt = performance.now();
-  readonly #child: ChildProcess;
+  readonly #link: HostLink;
   readonly #outbox: Outbox<FrontMessage>;
   readonly #events: HostEvents;
   readonly #executions = new Map<number, SentExecution>();
@@ -64,31 +63,26 @@ export class SandboxHost {
   #nextId = 1;
   #nextPing = 1;
 
-  constructor(limits: SandboxLimits, events: HostEvents) {
+  /** Over `link`: the process this front started (forkHost), or a connection to another front's host (connectHost). */
+  constructor(link: HostLink, events: HostEvents) {
     this.#events = events;
-    this.#child = fork(HOST_FILE, [JSON.stringify(limits)], {
-      execArgv: ['--no-node-snapshot'],
-      serialization: 'advanced',
-      // stderr is read, and logged by the front with the host's pid, never left to fill its pipe.
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    this.#link = link;
+    this.#outbox = new Outbox((batch) => link.send(batch));
+    link.start({
+      batch: (batch) => {
+        for (const message of batch) this.#receive(message);
+      },
+      output: (text) => this.#events.output(this, text),
+      ended: () => this.#exited(),
     });
-    this.#child.stderr!.setEncoding('utf8');
-    this.#child.stderr!.on('data', (text: string) => this.#events.output(this, text));
-    this.#outbox = new Outbox((batch) => {
-      if (this.#child.connected) this.#child.send(batch);
-    });
-    this.#child.on('message', (batch: HostMessage[]) => {
-      for (const message of batch) this.#receive(message);
-    });
-    // A send to a host that just died fails here; its exit answers everything.
-    this.#child.on('error', () => {});
-    this.#child.on('exit', () => this.#exited());
   }
 
   #receive(message: HostMessage): void {
     switch (message.t) {
       case 'result': {
         const execution = this.#executions.get(message.id)?.execution;
+        // A host that answers it drains: it takes no more executions from this front.
+        if (message.answer === HOST_DRAINING && this.state === 'ready') this.state = 'draining';
         if (execution) {
           this.#forget(message.id, execution);
           execution.resolve(message.answer);
@@ -111,6 +105,9 @@ export class SandboxHost {
         break;
       case 'isolate-lost':
         this.#events.isolateLost(this, message.keys);
+        break;
+      case 'drained':
+        this.#events.drained(this);
         break;
       case 'ready':
         if (this.state === 'starting') this.state = 'ready';
@@ -163,8 +160,18 @@ export class SandboxHost {
     this.#outbox.post({ t: 'ping', id: this.#nextPing++ });
   }
 
+  /** Tells the host it is being replaced; it answers `drained` once no front has an execution on it. */
+  drain(): void {
+    this.#outbox.post({ t: 'drain' });
+  }
+
   get pid(): number {
-    return this.#child.pid ?? 0;
+    return this.#link.pid;
+  }
+
+  /** Where other front threads reach this host (empty for a host that serves its owner only). */
+  get address(): string {
+    return this.#link.address;
   }
 
   get inflight(): number {
@@ -185,15 +192,17 @@ export class SandboxHost {
     return this.#busy.length;
   }
 
-  /** Ends the process at once; its executions are answered SANDBOX_CRASHED. */
+  /**
+   * Ends the process at once (a host this front started) or this front's connection to it (another
+   * front's host); either way its executions here are answered SANDBOX_CRASHED.
+   */
   kill(): void {
-    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
+    this.#link.end();
   }
 
-  /** Resolves when the process has ended. */
+  /** Resolves when the process, or the connection, has ended. */
   get ended(): Promise<void> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => this.#child.once('exit', () => resolve()));
+    return this.#link.ended;
   }
 
   #forget(id: number, execution: HostExecution): void {

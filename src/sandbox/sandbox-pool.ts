@@ -3,8 +3,10 @@ import { AdmissionGate } from './admission-gate';
 import { ComponentGates } from './component-gates';
 import { Quarantine } from './quarantine';
 import type { RequestBudget } from './request-budget';
+import path from 'node:path';
+import { connectHost, forkHost } from './host-link';
 import { SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
-import { NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
+import { HOST_DRAINING, NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
 const PING_EVERY_MS = 500;
@@ -63,9 +65,32 @@ export interface SandboxStats {
   busyComponents: number;
 }
 
+/** A host another front started, as it announces it to the registry's other front threads. */
+export interface SharedHost {
+  slot: number;
+  address: string;
+  pid: number;
+}
+
+/** Why a pool asks the owner of a host to replace it. */
+export type RecycleReason = 'overdue' | 'isolate-lost' | 'memory';
+
+/**
+ * Where a pool's hosts come from. The owner's pool starts them, each listening on a socket in
+ * `socketFolder`, and announces each once ready (to the registry's other front threads); a pool of
+ * another front thread (a guest) connects to the hosts announced to it, and asks their owner to
+ * replace one that lost an execution.
+ */
+export type HostSharing =
+  | { role: 'owner'; socketFolder: string; announce(host: SharedHost): void }
+  | { role: 'guest'; hosts: SharedHost[]; recycle(pid: number, reason: RecycleReason): void };
+
 export interface SandboxPoolOptions {
   limits: SandboxLimits;
   hosts: number;
+  sharing: HostSharing;
+  /** With several front threads, this thread's own host (its index): where its hot components go first. */
+  ownSlot?: number;
   /** Executions from outside that may wait for a slot before the pool answers OVERLOADED. */
   maxQueue: number;
   /** Executions from outside one host runs at once (they mostly wait on isolates and nested renders). */
@@ -99,6 +124,10 @@ const pluginName = (payload: string): string => {
 const betterFor = (component: string, host: SandboxHost, than: SandboxHost): boolean =>
   host.busyWith(component) !== than.busyWith(component) ? !host.busyWith(component) : host.inflightOf(component) < than.inflightOf(component);
 
+/** A host's socket: a short name, since a socket path is limited to about a hundred bytes (a named pipe on Windows). */
+const socketAddress = (folder: string, serial: number): string =>
+  process.platform === 'win32' ? `\\\\.\\pipe\\${path.basename(folder)}-h${serial}` : path.join(folder, `h${serial}.sock`);
+
 const hashOf = (key: string): number => {
   let hash = 2166136261;
   for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 16777619);
@@ -125,6 +154,7 @@ export class SandboxPool {
   readonly #heartbeat: NodeJS.Timeout;
   readonly #hostEvents: HostEvents;
   #closing = false;
+  #hostsStarted = 0;
 
   constructor(options: SandboxPoolOptions) {
     this.#options = options;
@@ -133,7 +163,10 @@ export class SandboxPool {
     this.#gate = new AdmissionGate(capacity, options.maxQueue, Math.ceil(capacity / 2));
     this.#componentGates = new ComponentGates(options.maxConcurrentPerComponent, options.maxQueue);
     this.#hostEvents = {
-      ready: () => {
+      ready: (host) => {
+        const sharing = this.#options.sharing;
+        const slot = this.#slots.indexOf(host);
+        if (sharing.role === 'owner' && slot !== -1) sharing.announce({ slot, address: host.address, pid: host.pid });
         const waiting = [...this.#waitingForHost];
         this.#waitingForHost.clear();
         for (const wake of waiting) wake();
@@ -150,10 +183,13 @@ export class SandboxPool {
         );
       },
       isolateLost: (host, keys) => {
-        this.#options.events.isolateLost();
+        // Every front hears of it (each keeps its own quarantine); the host's owner counts it and recycles the host.
         for (const key of keys) this.#quarantine.record(key);
+        if (this.#options.sharing.role === 'guest') return;
+        this.#options.events.isolateLost();
         this.#recycle(host, 'isolate-lost');
       },
+      drained: (host) => host.kill(),
       pong: (host, pong) => {
         // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
         // host's size) would only start the same again.
@@ -162,7 +198,11 @@ export class SandboxPool {
       exited: (host) => this.#exited(host),
       output: (host, text) => this.#options.logHostOutput(host.pid, text),
     };
-    for (let slot = 0; slot < options.hosts; slot++) this.#slots.push(this.#startHost());
+    if (options.sharing.role === 'guest') {
+      for (const host of options.sharing.hosts) this.hostAnnounced(host);
+    } else {
+      for (let slot = 0; slot < options.hosts; slot++) this.#slots.push(this.#startHost());
+    }
     this.#heartbeat = setInterval(() => this.#checkHosts(), PING_EVERY_MS).unref();
   }
 
@@ -207,11 +247,14 @@ export class SandboxPool {
     const timeoutMs = job.budget.charge();
     const host = this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
     const answer = await this.#runOn(host, job, undefined, timeoutMs);
+    // A host another front is replacing, which this front had not heard of yet: once more, elsewhere.
+    if (answer === HOST_DRAINING) return this.#run(job);
     if (answer !== NEED_CODE) return answer;
     const code = await job.loadCode();
     // The request may have been answered while the code was read.
     job.budget.assertOpen();
     const again = await this.#runOn(host.state === 'ready' ? host : (this.#pick(job.component) ?? (await this.#aHost(timeoutMs))), job, code, timeoutMs);
+    if (again === HOST_DRAINING) return this.#run(job);
     if (again === NEED_CODE) throw new Error('A sandbox host asked twice for the same code.');
     return again;
   }
@@ -220,7 +263,8 @@ export class SandboxPool {
     return new Promise((resolve, reject) => {
       const settled = () => {
         untrack();
-        if (host.state === 'draining' && host.inflight === 0) host.kill();
+        // A guest lets go of a host being replaced once its own executions there have ended.
+        if (this.#options.sharing.role === 'guest' && host.state === 'draining' && host.inflight === 0) host.kill();
       };
       const execution: PoolExecution = {
         component: job.component,
@@ -245,10 +289,17 @@ export class SandboxPool {
    * The ready host for a component: its home host, which keeps all its warm versions (contexts of
    * the component's isolates there), unless the component is hot there or its isolate there is busy
    * running code (a loop its calm requests would wait behind until the time limit); then the next
-   * host free of both, else the one least taken by it.
+   * host free of both, else the one least taken by it. With several front threads, a component hot
+   * on this one goes to the thread's own host first: each thread then feeds its hosts in bigger
+   * batches, where all threads feeding all hosts cost every one more writes and wake-ups.
    */
   #pick(component: string): SandboxHost | undefined {
     const slots = this.#slots;
+    const own = this.#options.ownSlot;
+    if (own !== undefined && this.#isHot(component)) {
+      const host = slots[own % slots.length];
+      if (host?.state === 'ready' && !host.busyWith(component)) return host;
+    }
     const home = hashOf(component) % slots.length;
     let best: SandboxHost | undefined;
     for (let step = 0; step < slots.length; step++) {
@@ -258,6 +309,13 @@ export class SandboxPool {
       if (best === undefined || betterFor(component, host, best)) best = host;
     }
     return best;
+  }
+
+  /** Whether this front has SPREAD_AT or more executions of the component under way, on any host. */
+  #isHot(component: string): boolean {
+    let inflight = 0;
+    for (const host of this.#slots) inflight += host.inflightOf(component);
+    return inflight >= SPREAD_AT;
   }
 
   /** Waits for any host to be ready (all are starting, after crashes or recycles). */
@@ -281,26 +339,59 @@ export class SandboxPool {
   }
 
   #startHost(): SandboxHost {
-    return new SandboxHost(this.#options.limits, this.#hostEvents);
+    const sharing = this.#options.sharing as Extract<HostSharing, { role: 'owner' }>;
+    return new SandboxHost(forkHost(this.#options.limits, socketAddress(sharing.socketFolder, ++this.#hostsStarted)), this.#hostEvents);
   }
 
-  /** Drains the host and kills it once its executions have ended; a new host takes its slot now. */
-  #recycle(host: SandboxHost, reason: 'overdue' | 'isolate-lost' | 'memory'): void {
+  /**
+   * A guest's pool: the owner announced the host now in `slot` (at the start, or replacing one). The
+   * host it replaces is let go once this front's executions there have ended.
+   */
+  hostAnnounced(announced: SharedHost): void {
+    if (this.#closing) return;
+    const previous = this.#slots[announced.slot];
+    if (previous?.pid === announced.pid && previous.state !== 'gone') return;
+    if (previous && previous.state !== 'gone') {
+      previous.state = 'draining';
+      this.#draining.add(previous);
+      if (previous.inflight === 0) previous.kill();
+    }
+    this.#slots[announced.slot] = new SandboxHost(connectHost(announced.address, announced.pid), this.#hostEvents);
+  }
+
+  /**
+   * A host to replace (it lost an execution, an isolate, or outgrew its memory): a new host takes
+   * its slot now; the host drains (no new executions, running ones of every front finish) and is
+   * killed once drained, or past the time limit anyway. A guest asks the owner to do it.
+   */
+  #recycle(host: SandboxHost, reason: RecycleReason): void {
+    const sharing = this.#options.sharing;
+    if (sharing.role === 'guest') {
+      sharing.recycle(host.pid, reason);
+      return;
+    }
     const slot = this.#slots.indexOf(host);
     if (slot === -1 || this.#closing) return;
     host.state = 'draining';
     this.#draining.add(host);
     this.#slots[slot] = this.#startHost();
     this.#options.events.hostReplaced(reason);
-    if (host.inflight === 0) host.kill();
+    host.drain();
     // Executions bound to end by their time limit; past it (and a margin) the host goes anyway.
-    else setTimeout(() => host.kill(), this.#options.limits.timeoutMs + 1000).unref();
+    setTimeout(() => host.kill(), this.#options.limits.timeoutMs + 1000).unref();
+  }
+
+  /** Owner: a guest asks for the host with this process id to be replaced. */
+  recycleHost(pid: number, reason: RecycleReason): void {
+    const host = this.#slots.find((candidate) => candidate.pid === pid);
+    if (host) this.#recycle(host, reason);
   }
 
   #exited(host: SandboxHost): void {
     this.#draining.delete(host);
     const slot = this.#slots.indexOf(host);
-    if (slot === -1 || this.#closing) return;
+    // A guest's slot is filled by the owner's next announcement.
+    if (slot === -1 || this.#closing || this.#options.sharing.role === 'guest') return;
     this.#options.events.hostReplaced('exited');
     const replace = () => {
       if (!this.#closing && this.#slots[slot] === host) this.#slots[slot] = this.#startHost();
@@ -313,6 +404,11 @@ export class SandboxPool {
     const now = performance.now();
     for (const host of [...this.#slots, ...this.#draining]) {
       if (host.state === 'gone') continue;
+      // Only the owner watches a host's life; a guest answers what it sent.
+      if (this.#options.sharing.role === 'guest') {
+        if (host.answerOverdue(now)) this.#recycle(host, 'overdue');
+        continue;
+      }
       if (now - host.lastPongAt > (host.state === 'starting' ? HOST_START_MS : HOST_SILENT_MS)) {
         if (this.#slots.includes(host)) this.#options.events.hostReplaced('silent');
         host.kill();

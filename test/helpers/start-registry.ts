@@ -56,6 +56,7 @@ export async function startRegistry(
   config.pollIntervalSeconds = 0;
   // One host is enough to render; a second costs every test file's start (sandbox tests ask for TWO_HOSTS).
   config.limits.sandboxHosts = 1;
+  config.limits.frontThreads = 1;
   configure(config);
   const registry = await createRegistry(config);
   const url = await registry.listen();

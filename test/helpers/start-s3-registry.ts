@@ -24,6 +24,7 @@ export async function startS3Registry(t: Teardown, options: S3RegistryOptions): 
   config.storagePath = `s3://${BUCKET}/${options.prefix}`;
   config.pollIntervalSeconds = 0;
   config.limits.sandboxHosts = 1;
+  config.limits.frontThreads = 1;
   options.configure?.(config);
   let storage: S3Storage | undefined;
   if (options.endpoint !== undefined) {

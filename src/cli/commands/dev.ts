@@ -31,6 +31,8 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
     config.host = '127.0.0.1';
     config.development = true;
     config.pollIntervalSeconds = 0;
+    // One developer's registry: its builds and preview pages live in the main thread's front.
+    config.limits.frontThreads = 1;
     config.storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-dev-'));
     const registry = await createRegistry(config);
     registerPreview(registry.app, registry.catalog);

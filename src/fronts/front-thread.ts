@@ -1,0 +1,54 @@
+/**
+ * A front thread (started by front-threads.ts): a registry front of its own (catalog, render
+ * pipeline, HTTP on the main thread's port) over the sandbox hosts of the main thread's pool.
+ */
+import '../enable-compile-cache';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createRegistry, type Registry } from '../registry';
+import type { SharedHost } from '../sandbox/sandbox-pool';
+import type { FrontThreadData } from './front-thread-data';
+import type { MetricsJson } from './front-threads';
+import { PortCalls, type MessageEnd } from './port-calls';
+
+const data = workerData as FrontThreadData;
+let registry: Registry | undefined;
+
+const main: PortCalls = new PortCalls(parentPort as MessageEnd, {
+  listen: async () => {
+    await built;
+    await registry!.listenOn(data.port);
+  },
+  // In their order, after the registry is built: a host announced while it was being built is not lost.
+  hosts: (host: SharedHost) => void built.then(() => registry!.pool.hostAnnounced(host)),
+  add: async ({ name, version }: { name: string; version: string }) => {
+    await built;
+    await registry!.catalog.add(name, version);
+  },
+  metrics: async () => {
+    await built;
+    return registry!.metrics.registry.getMetricsAsJSON();
+  },
+  drain: () => void built.then(() => registry!.readiness.drain()),
+  close: async () => {
+    await built;
+    await registry!.close();
+  },
+});
+
+const config = {
+  ...data.config,
+  plugins: data.plugins.map(({ name, description }) => ({ name, description, func: (...args: unknown[]) => main.call('plugin', { name, args }) })),
+};
+
+const built = createRegistry(config, {
+  logger: data.logger,
+  frontThread: {
+    index: data.index,
+    hosts: data.hosts,
+    recycle: (pid, reason) => main.tell('recycle', { pid, reason }),
+    published: (name, version) => main.call('published', { name, version }),
+    otherMetrics: () => main.call<MetricsJson[]>('metrics'),
+  },
+}).then((created) => {
+  registry = created;
+});

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { Catalog } from '../catalog/catalog';
+import type { RegistryConfig } from '../config/config';
+import type { RegistryMetrics } from '../metrics/registry-metrics';
+import type { RecycleReason, SandboxPool, SharedHost } from '../sandbox/sandbox-pool';
+import { PortCalls } from './port-calls';
+import type { FrontThreadData } from './front-thread-data';
+
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+const THREAD_FILE = path.join(__dirname, 'front-thread.js');
+
+/** What the main thread's registry lends its front threads. */
+export interface MainFront {
+  config: RegistryConfig;
+  catalog: Catalog;
+  metrics: RegistryMetrics;
+  pool: SandboxPool;
+  logger: boolean;
+  log(message: string): void;
+}
+
+interface Thread {
+  readonly worker: Worker;
+  readonly calls: PortCalls;
+}
+
+/**
+ * The registry's other front threads, seen from the main thread: each serves HTTP on the same port
+ * (the kernel spreads connections over the listening sockets) with its own catalog and render
+ * pipeline, over the sandbox hosts the main thread's pool owns. The main thread tells them each host
+ * it starts, and speaks between them: a version published through one is indexed by all before its
+ * publish is answered, and `/metrics` on any front sums all of them.
+ */
+export class FrontThreads {
+  readonly #main: MainFront;
+  readonly #count: number;
+  readonly #threads: Thread[] = [];
+  /** The latest host of each slot, for threads started after it was announced. */
+  readonly #hosts: SharedHost[] = [];
+  #closing = false;
+
+  /** `count` threads besides the main thread's front. */
+  constructor(main: MainFront, count: number) {
+    this.#main = main;
+    this.#count = count;
+  }
+
+  /** Starts the threads and answers once each listens on `port`. */
+  async start(port: number): Promise<void> {
+    await Promise.all(Array.from({ length: this.#count }, (_, index) => this.#startThread(port, index + 1)));
+  }
+
+  async #startThread(port: number, index: number): Promise<void> {
+    const { config } = this.#main;
+    const data: FrontThreadData = {
+      index,
+      config: { ...config, plugins: [] },
+      plugins: config.plugins.map(({ name, description }) => ({ name, description })),
+      hosts: [...this.#hosts],
+      port,
+      logger: this.#main.logger,
+    };
+    const worker = new Worker(THREAD_FILE, { workerData: data });
+    const thread: Thread = {
+      worker,
+      calls: new PortCalls(worker, {
+        recycle: ({ pid, reason }: { pid: number; reason: RecycleReason }) => this.#main.pool.recycleHost(pid, reason),
+        plugin: ({ name, args }: { name: string; args: unknown[] }) => {
+          const plugin = config.plugins.find((candidate) => candidate.name === name);
+          if (!plugin) throw new Error(`The registry has no plugin "${name}".`);
+          return plugin.func(...args);
+        },
+        published: async ({ name, version }: { name: string; version: string }) => {
+          await this.#main.catalog.add(name, version);
+          await this.#others(thread, (other) => other.calls.call('add', { name, version }));
+        },
+        metrics: async () => [await this.#main.metrics.registry.getMetricsAsJSON(), ...(await this.#others(thread, (other) => other.calls.call<MetricsJson>('metrics')))],
+      }),
+    };
+    this.#threads.push(thread);
+    worker.on('error', (error) => this.#main.log(`a front thread failed: ${error.stack ?? error.message}`));
+    worker.on('exit', () => {
+      thread.calls.abandon('The front thread ended.');
+      this.#threads.splice(this.#threads.indexOf(thread), 1);
+      // A front thread runs no tenant code: one that ends unasked is a fault of the registry's, replaced.
+      if (!this.#closing) void this.#startThread(port, index).catch((error: unknown) => this.#main.log(`a front thread could not start again: ${String(error)}`));
+    });
+    await thread.calls.call('listen');
+  }
+
+  #others<T>(except: Thread | undefined, ask: (thread: Thread) => Promise<T>): Promise<T[]> {
+    return Promise.all(this.#threads.filter((thread) => thread !== except).map(ask));
+  }
+
+  /** The main thread's pool started a host (at the start, or replacing one). */
+  announce(host: SharedHost): void {
+    this.#hosts[host.slot] = host;
+    for (const thread of this.#threads) thread.calls.tell('hosts', host);
+  }
+
+  /** A version published through the main thread's front: every thread indexes it. */
+  async published(name: string, version: string): Promise<void> {
+    await this.#others(undefined, (thread) => thread.calls.call('add', { name, version }));
+  }
+
+  /** The metrics of every front thread. */
+  metrics(): Promise<MetricsJson[]> {
+    return this.#others(undefined, (thread) => thread.calls.call<MetricsJson>('metrics'));
+  }
+
+  /** `/readyz` turns 503 on every thread, and each response closes its connection. */
+  drain(): void {
+    for (const thread of this.#threads) thread.calls.tell('drain');
+  }
+
+  /** Each thread closes its listener, finishes its requests and lets go of the hosts; then it ends. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    await Promise.all(
+      this.#threads.map(async (thread) => {
+        await thread.calls.call('close').catch(() => {});
+        await thread.worker.terminate();
+      }),
+    );
+  }
+}

@@ -1,0 +1,69 @@
+import t from 'tap';
+import http from 'node:http';
+import { GREETING, packed, publishTokens, put } from '../publish/publish-helpers';
+import { request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { until } from '../sandbox/wait-for';
+import type { RegistryConfig } from '../../src/config/config';
+
+/** Two front threads on the registry's port, over two sandbox hosts, with the greeters' token. */
+const TWO_FRONTS = (config: RegistryConfig): void => {
+  TWO_HOSTS(config);
+  config.limits.frontThreads = 2;
+  config.publishTokens = publishTokens();
+};
+
+/** A GET on a connection of its own: the kernel hands each new connection to one of the front threads' sockets. */
+function freshGet(url: string): Promise<{ status: number; body: { version?: string; html?: string } }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
+}
+
+const GETS = 40;
+const requestsCounted = (metrics: string): number =>
+  Number(/^tessera_http_requests_total\{method="GET",route="\/:name",status="200"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+
+t.test('front threads share the port and the hosts: a publish through one is served by all, /metrics sums them', async (t) => {
+  const { url, registry } = await startRegistry(t, [], TWO_FRONTS);
+  const published = await put(url, 'publish-greeting/1.0.0', await packed(GREETING));
+  t.equal(published.status, 201);
+
+  // Each on a new connection, so both threads answer some: every one already knows the version.
+  const answers = await Promise.all(Array.from({ length: GETS }, () => freshGet(`${url}publish-greeting?name=Ada`)));
+  t.same(
+    answers.map(({ status, body }) => [status, body.version, /<p class="greeting">Hello, Ada!<\/p>/.test(body.html ?? '')]),
+    Array.from({ length: GETS }, () => [200, '1.0.0', true]),
+  );
+
+  const summed = requestsCounted((await request(`${url}metrics`)).text);
+  const mainThreadOnly = requestsCounted(await registry.metrics.registry.metrics());
+  t.equal(summed, GETS, '/metrics counts the answers of every front thread');
+  t.ok(mainThreadOnly > 0 && mainThreadOnly < GETS, `the main thread answered ${mainThreadOnly} of ${GETS}, the other thread the rest`);
+  t.match((await request(`${url}metrics`)).text, /^tessera_sandbox_hosts 2$/m, 'the hosts are counted once, not once per thread');
+});
+
+t.test('a host that dies is replaced for every front thread', async (t) => {
+  const { url, registry } = await startRegistry(t, [], TWO_FRONTS);
+  t.equal((await put(url, 'publish-greeting/1.0.0', await packed(GREETING))).status, 201);
+  t.equal((await Promise.all(Array.from({ length: 10 }, () => freshGet(`${url}publish-greeting?name=Bo`)))).filter((a) => a.status === 200).length, 10);
+
+  const before = registry.pool.hostProcessIds();
+  for (const pid of before) process.kill(pid, 'SIGKILL');
+  await until(() => registry.pool.stats().hosts === 2 && registry.pool.hostProcessIds().every((pid) => !before.includes(pid)));
+
+  // The other thread connects to the new hosts as they are announced; give it the moment that takes.
+  await until(async () => (await Promise.all(Array.from({ length: 10 }, () => freshGet(`${url}publish-greeting?name=Cy`)))).every((a) => a.status === 200));
+  const after = await Promise.all(Array.from({ length: GETS }, () => freshGet(`${url}publish-greeting?name=Cy`)));
+  t.same(
+    after.map(({ status }) => status),
+    Array.from({ length: GETS }, () => 200),
+    'every front thread renders on the replacement hosts',
+  );
+});
