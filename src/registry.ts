@@ -71,6 +71,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const frontThread = options.frontThread;
   // Sockets share a port only on Linux (SO_REUSEPORT); an adapter object cannot be handed to a thread.
   const threadCount = frontThread || options.storage || process.platform !== 'linux' ? 0 : config.limits.frontThreads - 1;
+  const fronts = frontThread ? config.limits.frontThreads : threadCount + 1;
   // The sockets of the sandbox hosts this registry starts: a folder only this user can open.
   const socketFolder = frontThread ? '' : mkdtempSync(path.join(os.tmpdir(), 'tessera-hosts-'));
   let threads: FrontThreads | undefined;
@@ -97,9 +98,10 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     hosts: config.limits.sandboxHosts,
     sharing,
     ownSlot: frontThread ? frontThread.index : threadCount > 0 ? 0 : undefined,
-    maxQueue: config.limits.maxQueue,
-    concurrentPerHost: config.limits.concurrentPerHost,
-    maxConcurrentPerComponent: config.limits.maxConcurrentPerComponent,
+    // The registry's admission limits, shared out between its front threads.
+    maxQueue: Math.ceil(config.limits.maxQueue / fronts),
+    concurrentPerHost: Math.ceil(config.limits.concurrentPerHost / fronts),
+    maxConcurrentPerComponent: Math.ceil(config.limits.maxConcurrentPerComponent / fronts),
     hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     bridge: (request) => bridge(request),
     events: metrics.sandboxEvents,
