@@ -109,7 +109,15 @@ function finish(local: number, running: Running, answer: string): void {
 function forget(local: number, running: Running): void {
   executions.delete(local);
   running.front.executions.delete(running.id);
-  if (draining && executions.size === 0) owner.outbox.post({ t: 'drained' });
+}
+
+/**
+ * A draining host ends only once every front has closed its connection: a front closes only after
+ * its executions here were answered, those it sent before it heard of the drain included (answered
+ * HOST_DRAINING), so none is lost with the process.
+ */
+function endIfDrained(): void {
+  if (draining && fronts.size === 0 && executions.size === 0) owner.outbox.post({ t: 'drained' });
 }
 
 function cancel(front: Front, id: number): void {
@@ -142,7 +150,8 @@ function receive(front: Front, batch: FrontMessage[]): void {
       case 'drain':
         if (front !== owner || draining) break;
         draining = true;
-        if (executions.size === 0) owner.outbox.post({ t: 'drained' });
+        broadcast({ t: 'draining' });
+        endIfDrained();
         break;
     }
   }
@@ -157,6 +166,7 @@ function disconnected(front: Front): void {
     bridgeCalls.delete(call);
     pending.resolve('{"ok":false,"ended":true}');
   }
+  endIfDrained();
 }
 
 const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new Map() };
@@ -173,7 +183,7 @@ const server = net.createServer((socket) => {
   fronts.add(front);
   socket.on('close', () => front && fronts.has(front) && disconnected(front));
   socket.on('error', () => socket.destroy());
-  front.outbox.post({ t: 'ready' });
+  front.outbox.post({ t: draining ? 'draining' : 'ready' });
   if (reportedBusy !== '') front.outbox.post({ t: 'busy', components: reportedBusy.split('\n') });
 });
 // A socket the host cannot open leaves it unready: its owner replaces it after the start limit.

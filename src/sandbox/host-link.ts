@@ -21,6 +21,8 @@ export interface HostLink {
   readonly address: string;
   start(listener: HostLinkListener): void;
   send(batch: FrontMessage[]): void;
+  /** Closes this front's connection to the host (a draining host ends once every front has). */
+  release(): void;
   /** Kills the process (a host this front started) or closes the connection (another front's). */
   end(): void;
   readonly ended: Promise<void>;
@@ -43,6 +45,7 @@ export function forkHost(limits: SandboxLimits, address: string): HostLink {
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let connection: HostLink | undefined;
+  let released = false;
   return {
     pid: child.pid ?? 0,
     address,
@@ -53,7 +56,8 @@ export function forkHost(limits: SandboxLimits, address: string): HostLink {
         // Listening: the connection's own `ready` makes the host ready for this front.
         if (batch.some((message) => message.t === 'ready') && !connection) {
           connection = connectHost(address, child.pid ?? 0);
-          connection.start({ batch: (messages) => listener.batch(messages), output: () => {}, ended: () => !exited() && child.kill('SIGKILL') });
+          // Closed by the host's end, or released by this front: anything else is a fault, and the host goes.
+          connection.start({ batch: (messages) => listener.batch(messages), output: () => {}, ended: () => !released && !exited() && child.kill('SIGKILL') });
         }
         listener.batch(batch.filter((message) => message.t !== 'ready'));
       });
@@ -70,6 +74,10 @@ export function forkHost(limits: SandboxLimits, address: string): HostLink {
       for (const message of batch) (CONTROL.has(message.t) ? (control ??= []) : (data ??= [])).push(message);
       if (control && child.connected) child.send(control);
       if (data) connection?.send(data);
+    },
+    release() {
+      released = true;
+      connection?.release();
     },
     end() {
       if (!exited()) child.kill('SIGKILL');
@@ -94,6 +102,7 @@ export function connectHost(address: string, pid: number): HostLink {
       socket.on('close', () => listener.ended());
     },
     send: (batch) => send(batch),
+    release: () => socket.end(),
     end() {
       socket.destroy();
     },

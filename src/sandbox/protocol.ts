@@ -78,8 +78,8 @@ export interface PingMessage {
 }
 
 /**
- * From the owner only: the host is being replaced. It answers `drained` once no front has an
- * execution on it any more, and the owner ends it then.
+ * From the owner only: the host is being replaced. It tells every front (`draining`), and answers
+ * `drained` once every front has let go of it (closed its connection), and the owner ends it then.
  */
 export interface DrainMessage {
   t: 'drain';
@@ -135,12 +135,28 @@ export interface ReadyMessage {
   t: 'ready';
 }
 
-/** To the owner, after a `drain`: no execution of any front is left on the host. */
+/**
+ * To every front, once the host drains: the front sends it nothing more, and closes its connection
+ * once its executions there are answered.
+ */
+export interface DrainingMessage {
+  t: 'draining';
+}
+
+/** To the owner, after a `drain`: every front has closed its connection; nothing runs on the host. */
 export interface DrainedMessage {
   t: 'drained';
 }
 
-export type HostMessage = ResultMessage | BridgeCallMessage | PongMessage | BusyMessage | IsolateLostMessage | ReadyMessage | DrainedMessage;
+export type HostMessage =
+  | ResultMessage
+  | BridgeCallMessage
+  | PongMessage
+  | BusyMessage
+  | IsolateLostMessage
+  | ReadyMessage
+  | DrainingMessage
+  | DrainedMessage;
 
 /** A host's answer to an execution when it must first be sent the code. */
 export const NEED_CODE = '"need-code"';

@@ -21,7 +21,9 @@ export interface HostEvents {
   /** A bridge call of one of this host's executions (checked to be one). */
   bridge(host: SandboxHost, execution: HostExecution, message: BridgeCallMessage): void;
   isolateLost(host: SandboxHost, keys: string[]): void;
-  /** After `drain()`: no front has an execution on the host any more. */
+  /** The host drains (it is being replaced): this front releases it once its executions there are answered. */
+  draining(host: SandboxHost): void;
+  /** After `drain()`: every front has released the host. */
   drained(host: SandboxHost): void;
   pong(host: SandboxHost, pong: PongMessage): void;
   /** The process ended; its executions were answered SANDBOX_CRASHED. */
@@ -106,6 +108,10 @@ export class SandboxHost {
       case 'isolate-lost':
         this.#events.isolateLost(this, message.keys);
         break;
+      case 'draining':
+        if (this.state === 'ready' || this.state === 'starting') this.state = 'draining';
+        this.#events.draining(this);
+        break;
       case 'drained':
         this.#events.drained(this);
         break;
@@ -160,9 +166,14 @@ export class SandboxHost {
     this.#outbox.post({ t: 'ping', id: this.#nextPing++ });
   }
 
-  /** Tells the host it is being replaced; it answers `drained` once no front has an execution on it. */
+  /** Tells the host it is being replaced; it answers `drained` once every front has released it. */
   drain(): void {
     this.#outbox.post({ t: 'drain' });
+  }
+
+  /** A draining host: this front closes its connection, once none of its executions is left there. */
+  releaseIfIdle(): void {
+    if (this.state === 'draining' && this.#executions.size === 0) this.#link.release();
   }
 
   get pid(): number {

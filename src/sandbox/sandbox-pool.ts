@@ -189,6 +189,10 @@ export class SandboxPool {
         this.#options.events.isolateLost();
         this.#recycle(host, 'isolate-lost');
       },
+      draining: (host) => {
+        if (!this.#draining.has(host) && host.state === 'draining') this.#draining.add(host);
+        host.releaseIfIdle();
+      },
       drained: (host) => host.kill(),
       pong: (host, pong) => {
         // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
@@ -263,8 +267,7 @@ export class SandboxPool {
     return new Promise((resolve, reject) => {
       const settled = () => {
         untrack();
-        // A guest lets go of a host being replaced once its own executions there have ended.
-        if (this.#options.sharing.role === 'guest' && host.state === 'draining' && host.inflight === 0) host.kill();
+        host.releaseIfIdle();
       };
       const execution: PoolExecution = {
         component: job.component,
@@ -354,7 +357,7 @@ export class SandboxPool {
     if (previous && previous.state !== 'gone') {
       previous.state = 'draining';
       this.#draining.add(previous);
-      if (previous.inflight === 0) previous.kill();
+      previous.releaseIfIdle();
     }
     this.#slots[announced.slot] = new SandboxHost(connectHost(announced.address, announced.pid), this.#hostEvents);
   }
@@ -377,6 +380,7 @@ export class SandboxPool {
     this.#slots[slot] = this.#startHost();
     this.#options.events.hostReplaced(reason);
     host.drain();
+    host.releaseIfIdle();
     // Executions bound to end by their time limit; past it (and a margin) the host goes anyway.
     setTimeout(() => host.kill(), this.#options.limits.timeoutMs + 1000).unref();
   }

@@ -67,3 +67,28 @@ t.test('a host that dies is replaced for every front thread', async (t) => {
     'every front thread renders on the replacement hosts',
   );
 });
+
+t.test('hosts recycled under the requests of every front thread lose none of them', async (t) => {
+  // A host holding a warm isolate is past 64 MB of resident memory: each is recycled at its next
+  // heartbeat, while both threads keep sending it executions, some of which reach it as it drains.
+  const { url, registry } = await startRegistry(t, [], (config) => {
+    TWO_FRONTS(config);
+    config.limits.hostMemoryMb = 64;
+  });
+  t.equal((await put(url, 'publish-greeting/1.0.0', await packed(GREETING))).status, 201);
+  const restarts = async () => Number(/^tessera_sandbox_host_restarts_total\{reason="memory"\} (\d+)$/m.exec((await request(`${url}metrics`)).text)?.[1] ?? 0);
+
+  let answered = 0;
+  const failed: unknown[] = [];
+  for (let round = 1; (await restarts()) < 4; round++) {
+    if (round > 500) {
+      t.fail('four hosts were recycled for their memory within 500 rounds');
+      break;
+    }
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => freshGet(`${url}publish-greeting?name=N${index}`)));
+    answered += answers.length;
+    failed.push(...answers.filter((answer) => answer.status !== 200));
+  }
+  t.same(failed, [], `${answered} requests over 4 recycles, all answered 200`);
+  t.ok(registry.pool.stats().hosts >= 1, 'hosts serve after the recycles');
+});
