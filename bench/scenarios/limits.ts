@@ -6,7 +6,7 @@ type Limits = RegistryConfig['limits'];
 const REQUEST: BenchRequest = { method: 'GET', path: 'hello-world?name=Ada' };
 
 /** The pool's shape, kept as it is in both runs: these size the pipeline rather than limit it. */
-const POOL_SHAPE = new Set<string>(['sandboxHosts', 'concurrentPerHost', 'maxWarmIsolatesPerHost']);
+const POOL_SHAPE = new Set<string>(['sandboxHosts', 'frontThreads', 'concurrentPerHost', 'maxWarmIsolatesPerHost']);
 /** Lifted values where multiplying the default would not make sense. */
 const LIFTED: Partial<Limits> = { executionTimeoutMs: 3_600_000, memoryMb: 1024 };
 const LIFT_FACTOR = 1000;
