@@ -11,6 +11,8 @@ import type { FrontThreadData } from './front-thread-data';
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 const THREAD_FILE = path.join(__dirname, 'front-thread.js');
+/** A front thread that ended unasked is started again after this pause. */
+const RESTART_PAUSE_MS = 1000;
 
 /** What the main thread's registry lends its front threads. */
 export interface MainFront {
@@ -59,7 +61,8 @@ export class FrontThreads {
       index,
       config: { ...config, plugins: [] },
       plugins: config.plugins.map(({ name, description }) => ({ name, description })),
-      hosts: [...this.#hosts],
+      // Slots in the order their hosts became ready: holes skipped.
+      hosts: this.#hosts.filter((host) => host !== undefined),
       port,
       logger: this.#main.logger,
     };
@@ -85,8 +88,12 @@ export class FrontThreads {
     worker.on('exit', () => {
       thread.calls.abandon('The front thread ended.');
       this.#threads.splice(this.#threads.indexOf(thread), 1);
-      // A front thread runs no tenant code: one that ends unasked is a fault of the registry's, replaced.
-      if (!this.#closing) void this.#startThread(port, index).catch((error: unknown) => this.#main.log(`a front thread could not start again: ${String(error)}`));
+      // A front thread runs no tenant code: one that ends unasked is a fault of the registry's,
+      // replaced after a pause (so that one failing at its start does not spin).
+      if (this.#closing) return;
+      setTimeout(() => {
+        if (!this.#closing) void this.#startThread(port, index).catch((error: unknown) => this.#main.log(`a front thread could not start again: ${String(error)}`));
+      }, RESTART_PAUSE_MS).unref();
     });
     await thread.calls.call('listen');
   }

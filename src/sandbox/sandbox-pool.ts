@@ -1,9 +1,9 @@
+import path from 'node:path';
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
 import { ComponentGates } from './component-gates';
 import { Quarantine } from './quarantine';
 import type { RequestBudget } from './request-budget';
-import path from 'node:path';
 import { connectHost, forkHost } from './host-link';
 import { SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
 import { HOST_DRAINING, NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
@@ -249,18 +249,18 @@ export class SandboxPool {
 
   async #run(job: ExecutionJob): Promise<string> {
     const timeoutMs = job.budget.charge();
-    const host = this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
-    const answer = await this.#runOn(host, job, undefined, timeoutMs);
-    // A host another front is replacing, which this front had not heard of yet: once more, elsewhere.
-    if (answer === HOST_DRAINING) return this.#run(job);
-    if (answer !== NEED_CODE) return answer;
-    const code = await job.loadCode();
-    // The request may have been answered while the code was read.
-    job.budget.assertOpen();
-    const again = await this.#runOn(host.state === 'ready' ? host : (this.#pick(job.component) ?? (await this.#aHost(timeoutMs))), job, code, timeoutMs);
-    if (again === HOST_DRAINING) return this.#run(job);
-    if (again === NEED_CODE) throw new Error('A sandbox host asked twice for the same code.');
-    return again;
+    let code: ComponentCode | undefined;
+    for (;;) {
+      const host = this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
+      const answer = await this.#runOn(host, job, code, timeoutMs);
+      // A host being replaced, which this front had not heard of yet: the same execution, elsewhere.
+      if (answer === HOST_DRAINING) continue;
+      if (answer !== NEED_CODE) return answer;
+      if (code) throw new Error('A sandbox host asked twice for the same code.');
+      code = await job.loadCode();
+      // The request may have been answered while the code was read.
+      job.budget.assertOpen();
+    }
   }
 
   #runOn(host: SandboxHost, job: ExecutionJob, code: ComponentCode | undefined, timeoutMs: number): Promise<string> {

@@ -1,9 +1,12 @@
 import t from 'tap';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { FrontThreads } from '../../src/fronts/front-threads';
 import { GREETING, packed, publishTokens, put } from '../publish/publish-helpers';
 import { request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { until } from '../sandbox/wait-for';
-import type { RegistryConfig } from '../../src/config/config';
+import { defaultConfig, type RegistryConfig } from '../../src/config/config';
 
 /** Two front threads on the registry's port, over two sandbox hosts, with the greeters' token. */
 const TWO_FRONTS = (config: RegistryConfig): void => {
@@ -91,4 +94,19 @@ t.test('hosts recycled under the requests of every front thread lose none of the
   }
   t.same(failed, [], `${answered} requests over 4 recycles, all answered 200`);
   t.ok(registry.pool.stats().hosts >= 1, 'hosts serve after the recycles');
+});
+
+t.test('a front thread starts whatever the order in which hosts were announced', async (t) => {
+  // Slot 1's host may be ready before slot 0's: the hosts a thread starts with must not have a hole.
+  const { registry, storagePath } = await startRegistry(t, []);
+  const config = defaultConfig();
+  Object.assign(config, { port: 0, storagePath, pollIntervalSeconds: 0 });
+  const threads = new FrontThreads(
+    { config, catalog: registry.catalog, metrics: registry.metrics, pool: registry.pool, logger: false, log: (message) => t.fail(message) },
+    1,
+  );
+  threads.announce({ slot: 1, address: path.join(os.tmpdir(), 'tessera-no-such-host.sock'), pid: 0 });
+  await threads.start(0);
+  t.pass('the thread listens');
+  await threads.close();
 });
