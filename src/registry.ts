@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
@@ -14,6 +12,7 @@ import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
+import { createSocketFolder } from './sandbox/socket-folder';
 import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
 import type { StorageAdapter } from './storage/storage-adapter';
@@ -73,7 +72,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const threadCount = frontThread || options.storage || process.platform !== 'linux' ? 0 : config.limits.frontThreads - 1;
   const fronts = frontThread ? config.limits.frontThreads : threadCount + 1;
   // The sockets of the sandbox hosts this registry starts: a folder only this user can open.
-  const socketFolder = frontThread ? '' : mkdtempSync(path.join(os.tmpdir(), 'tessera-hosts-'));
+  const socketFolder = frontThread ? '' : createSocketFolder();
   let threads: FrontThreads | undefined;
   const sharing: HostSharing = frontThread
     ? { role: 'guest', hosts: frontThread.hosts, recycle: frontThread.recycle }
