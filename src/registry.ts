@@ -7,9 +7,9 @@ import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
 import { listenUrl, PublicBaseUrl } from './front/public-base-url';
 import { Readiness } from './front/readiness';
-import { FrontThreads, type MetricsJson } from './fronts/front-threads';
+import { FrontThreads } from './fronts/front-threads';
 import { observeCatalog } from './metrics/catalog-metrics';
-import { RegistryMetrics } from './metrics/registry-metrics';
+import { RegistryMetrics, type MetricsJson } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
 import { createSocketFolder } from './sandbox/socket-folder';
@@ -145,12 +145,11 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       readiness.drain();
       threads?.drain();
       stopPolling?.();
-      // The other front threads first: they use the hosts this pool is about to end.
-      await threads?.close();
       // Requests under way end within their time limit; a connection still open after that carries
       // none (a client that connected and never sent one) and would hold the close for good.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), config.limits.executionTimeoutMs + CLOSE_MARGIN_MS);
-      await app.close();
+      // The other front threads close beside this one, before the pool ends the hosts they use.
+      await Promise.all([threads?.close(), app.close()]);
       clearTimeout(cutOff);
       await pool.close();
       await storage.close?.();

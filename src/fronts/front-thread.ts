@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createRegistry, type Registry } from '../registry';
 import type { SharedHost } from '../sandbox/sandbox-pool';
 import type { FrontThreadData } from './front-thread-data';
-import type { MetricsJson } from './front-threads';
+import type { MetricsJson } from '../metrics/registry-metrics';
 import { PortCalls, type MessageEnd } from './port-calls';
 
 const data = workerData as FrontThreadData;

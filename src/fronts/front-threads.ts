@@ -1,14 +1,11 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
-import type { RegistryMetrics } from '../metrics/registry-metrics';
+import type { MetricsJson, RegistryMetrics } from '../metrics/registry-metrics';
 import type { RecycleReason, SandboxPool, SharedHost } from '../sandbox/sandbox-pool';
 import { PortCalls } from './port-calls';
 import type { FrontThreadData } from './front-thread-data';
-
-export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 const THREAD_FILE = path.join(__dirname, 'front-thread.js');
 /** A front thread that ended unasked is started again after this pause. */

@@ -2,6 +2,9 @@ import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefault
 import { ERRORS, TesseraError } from '../errors/errors';
 import type { SandboxEvents, SandboxPool, SandboxStats } from '../sandbox/sandbox-pool';
 
+/** One registry's metrics as prom-client hands them over (`getMetricsAsJSON`): what front threads exchange. */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
 /** Latency buckets, in seconds: from a warm render (a millisecond) to the default time limit and past it. */
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -84,7 +87,7 @@ export class RegistryMetrics {
   };
 
   /** The metrics of the registry's other front threads, when it has some. */
-  #others: (() => Promise<Array<MetricObjectWithValues<MetricValue<string>>[]>>) | undefined;
+  #others: (() => Promise<MetricsJson[]>) | undefined;
 
   /** `processMetrics`: Node's figures of the process (memory, CPU), which one front thread reports for all. */
   constructor(options: { processMetrics: boolean } = { processMetrics: true }) {
@@ -92,7 +95,7 @@ export class RegistryMetrics {
   }
 
   /** Answers `/metrics` with this front's figures summed with the other front threads'. */
-  sumWith(others: () => Promise<Array<MetricObjectWithValues<MetricValue<string>>[]>>): void {
+  sumWith(others: () => Promise<MetricsJson[]>): void {
     this.#others = others;
   }
 

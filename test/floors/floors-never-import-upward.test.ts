@@ -28,8 +28,14 @@ function violations(from: string, forbidden: string[]): string[] {
 }
 
 t.test('the runtime never imports the packager or the command line', async (t) => {
-  for (const floor of ['src/front', 'src/pipeline', 'src/catalog', 'src/sandbox', 'src/storage', 'src/publish', 'src/metrics', 'src/templates', 'src/descriptor', 'src/dependency-policy']) {
+  for (const floor of ['src/front', 'src/pipeline', 'src/catalog', 'src/sandbox', 'src/storage', 'src/publish', 'src/metrics', 'src/templates', 'src/descriptor', 'src/dependency-policy', 'src/fronts']) {
     t.same(violations(floor, ['src/packager', 'src/cli']), [], floor);
+  }
+});
+
+t.test('front threads wire whole registries together: no floor of a registry imports them', async (t) => {
+  for (const floor of ['src/front', 'src/pipeline', 'src/catalog', 'src/sandbox', 'src/storage', 'src/publish', 'src/metrics']) {
+    t.same(violations(floor, ['src/fronts']), [], floor);
   }
 });
 

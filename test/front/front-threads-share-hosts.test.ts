@@ -74,7 +74,7 @@ t.test('a host that dies is replaced for every front thread', async (t) => {
 t.test('hosts recycled under the requests of every front thread lose none of them', async (t) => {
   // A host holding a warm isolate is past 64 MB of resident memory: each is recycled at its next
   // heartbeat, while both threads keep sending it executions, some of which reach it as it drains.
-  const { url, registry } = await startRegistry(t, [], (config) => {
+  const { url } = await startRegistry(t, [], (config) => {
     TWO_FRONTS(config);
     config.limits.hostMemoryMb = 64;
   });
@@ -93,7 +93,6 @@ t.test('hosts recycled under the requests of every front thread lose none of the
     failed.push(...answers.filter((answer) => answer.status !== 200));
   }
   t.same(failed, [], `${answered} requests over 4 recycles, all answered 200`);
-  t.ok(registry.pool.stats().hosts >= 1, 'hosts serve after the recycles');
 });
 
 t.test('a front thread starts whatever the order in which hosts were announced', async (t) => {
