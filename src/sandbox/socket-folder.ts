@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isRunning } from '../process-running';
 
 const PREFIX = 'tessera-hosts-';
 
@@ -13,17 +14,7 @@ export function createSocketFolder(): string {
   const tmp = os.tmpdir();
   for (const entry of readdirSync(tmp)) {
     const pid = entry.startsWith(PREFIX) ? Number(/^(\d+)-/.exec(entry.slice(PREFIX.length))?.[1]) : 0;
-    if (pid > 0 && !running(pid)) rmSync(path.join(tmp, entry), { recursive: true, force: true });
+    if (pid > 0 && !isRunning(pid)) rmSync(path.join(tmp, entry), { recursive: true, force: true });
   }
   return mkdtempSync(path.join(tmp, `${PREFIX}${process.pid}-`));
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: a process of another user runs with this id.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { TesseraError } from '../errors/errors';
+import { isRunning } from '../process-running';
 import type { StorageAdapter } from './storage-adapter';
 
 /** A staging folder untouched this long belongs to a writer that is gone, whichever host it ran on. */
@@ -96,15 +97,5 @@ async function listDirectories(dir: string): Promise<string[]> {
 }
 
 const writerName = (host: string, pid: number): string => `${host}.${pid}`;
-
-/** Whether a process of this host is running (signal 0 only checks). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
