@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FrontThreads } from '../../src/fronts/front-threads';
 import { GREETING, packed, publishTokens, put } from '../publish/publish-helpers';
-import { request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { until } from '../sandbox/wait-for';
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
 
@@ -108,4 +108,20 @@ t.test('a front thread starts whatever the order in which hosts were announced',
   await threads.start(0);
   t.pass('the thread listens');
   await threads.close();
+});
+
+t.test("plugins run in the main thread, for every front thread's components", async (t) => {
+  const { url } = await startRegistry(t, [fixture('rendering-plugins')], (config) => {
+    TWO_FRONTS(config);
+    config.plugins = [
+      { name: 'shout', description: 'upper-cases text', func: (text) => String(text).toUpperCase() },
+      { name: 'slowAdd', description: 'adds after a moment', func: (a, b) => new Promise((resolve) => setTimeout(() => resolve(Number(a) + Number(b)), 20)) },
+      { name: 'failing', description: 'always throws', func: () => Promise.reject(new Error('plugin broke')) },
+    ];
+  });
+  const answers = await Promise.all(Array.from({ length: GETS }, () => freshGet(`${url}rendering-plugins`)));
+  t.same(
+    answers.map((answer) => [answer.status, answer.body.html]),
+    Array.from({ length: GETS }, () => [200, '<p>seen=failing,shout,slowAdd secret=undefined shout=HELLO sum=5 failure=plugin broke</p>']),
+  );
 });
