@@ -48,6 +48,8 @@ export interface Registry {
 export interface FrontThreadRole {
   /** 1 for the first thread besides the main thread's front, and so on. */
   index: number;
+  /** Front threads of the registry, the main thread's included. */
+  fronts: number;
   /** The hosts the main thread's pool announced so far. */
   hosts: SharedHost[];
   recycle(pid: number, reason: RecycleReason): void;
@@ -69,8 +71,8 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const storage = options.storage ?? createStorage(config.storagePath, { timeoutMs: config.limits.storageTimeoutMs });
   const frontThread = options.frontThread;
   // Sockets share a port only on Linux (SO_REUSEPORT); an adapter object cannot be handed to a thread.
-  const threadCount = frontThread || options.storage || process.platform !== 'linux' ? 0 : config.limits.frontThreads - 1;
-  const fronts = frontThread ? config.limits.frontThreads : threadCount + 1;
+  const threadCount = frontThread || options.storage || process.platform !== 'linux' ? 0 : frontThreadsFor(config.limits) - 1;
+  const fronts = frontThread ? frontThread.fronts : threadCount + 1;
   // The sockets of the sandbox hosts this registry starts: a folder only this user can open.
   const socketFolder = frontThread ? '' : createSocketFolder();
   let threads: FrontThreads | undefined;
@@ -191,6 +193,19 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       return Promise.race([finished, bound]);
     },
   };
+}
+
+/** Each front thread's share of an admission limit is at least this: a smaller limit means fewer threads. */
+const MIN_SHARE = 8;
+
+/**
+ * The front threads a registry runs: `frontThreads`, fewer when an admission limit is too small to
+ * share out (a registry allowed 2 executions of a component at once keeps one thread, and the
+ * limit holds exactly, where two threads would each queue their own requests).
+ */
+function frontThreadsFor(limits: RegistryConfig['limits']): number {
+  const smallest = Math.min(limits.concurrentPerHost, limits.maxConcurrentPerComponent, limits.maxQueue > 0 ? limits.maxQueue : Infinity);
+  return Math.max(1, Math.min(limits.frontThreads, Math.floor(smallest / MIN_SHARE)));
 }
 
 /**

@@ -5,6 +5,8 @@ import type { SharedHost } from '../sandbox/sandbox-pool';
 export interface FrontThreadData {
   /** 1 for the first thread besides the main thread's front, and so on. */
   index: number;
+  /** Front threads of the registry, the main thread's included. */
+  fronts: number;
   /** The main thread's configuration, without its plugins (functions stay in the main thread). */
   config: RegistryConfig;
   /** The plugins of the main thread: a thread's plugin calls are run there. */

@@ -37,13 +37,21 @@ const main: PortCalls = new PortCalls(parentPort as MessageEnd, {
 
 const config = {
   ...data.config,
-  plugins: data.plugins.map(({ name, description }) => ({ name, description, func: (...args: unknown[]) => main.call('plugin', { name, args }) })),
+  plugins: data.plugins.map(({ name, description }) => ({
+    name,
+    description,
+    func: async (...args: unknown[]) => {
+      const json = await main.call<string | undefined>('plugin', { name, args });
+      return json === undefined ? undefined : (JSON.parse(json) as unknown);
+    },
+  })),
 };
 
 const built = createRegistry(config, {
   logger: data.logger,
   frontThread: {
     index: data.index,
+    fronts: data.fronts,
     hosts: data.hosts,
     recycle: (pid, reason) => main.tell('recycle', { pid, reason }),
     published: (name, version) => main.call('published', { name, version }),

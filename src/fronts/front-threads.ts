@@ -56,6 +56,7 @@ export class FrontThreads {
     const { config } = this.#main;
     const data: FrontThreadData = {
       index,
+      fronts: this.#count + 1,
       config: { ...config, plugins: [] },
       plugins: config.plugins.map(({ name, description }) => ({ name, description })),
       // Slots in the order their hosts became ready: holes skipped.
@@ -68,10 +69,12 @@ export class FrontThreads {
       worker,
       calls: new PortCalls(worker, {
         recycle: ({ pid, reason }: { pid: number; reason: RecycleReason }) => this.#main.pool.recycleHost(pid, reason),
-        plugin: ({ name, args }: { name: string; args: unknown[] }) => {
+        // Its value as JSON, as a plugin call answers it in the main thread's own front: a plugin may
+        // return what cannot be copied between threads (a function), which JSON leaves out.
+        plugin: async ({ name, args }: { name: string; args: unknown[] }) => {
           const plugin = config.plugins.find((candidate) => candidate.name === name);
           if (!plugin) throw new Error(`The registry has no plugin "${name}".`);
-          return plugin.func(...args);
+          return JSON.stringify(await plugin.func(...args));
         },
         published: async ({ name, version }: { name: string; version: string }) => {
           await this.#main.catalog.add(name, version);

@@ -46,7 +46,15 @@ export class PortCalls {
           return handler(payload);
         })
         .then(
-          (value) => id !== 0 && end.postMessage({ answers: id, value }),
+          (value) => {
+            if (id === 0) return;
+            try {
+              end.postMessage({ answers: id, value });
+            } catch (error) {
+              // A value that cannot be copied between threads fails the call, not the process.
+              end.postMessage({ answers: id, error: `The answer cannot be passed between threads: ${error instanceof Error ? error.message : String(error)}` });
+            }
+          },
           (error: unknown) => id !== 0 && end.postMessage({ answers: id, error: error instanceof Error ? error.message : String(error) }),
         );
     });

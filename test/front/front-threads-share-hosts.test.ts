@@ -114,7 +114,8 @@ t.test("plugins run in the main thread, for every front thread's components", as
   const { url } = await startRegistry(t, [fixture('rendering-plugins')], (config) => {
     TWO_FRONTS(config);
     config.plugins = [
-      { name: 'shout', description: 'upper-cases text', func: (text) => String(text).toUpperCase() },
+      // A value that cannot be copied between threads (it holds a function): its JSON crosses, as in one thread.
+      { name: 'shout', description: 'upper-cases text', func: (text) => ({ toJSON: () => String(text).toUpperCase() }) },
       { name: 'slowAdd', description: 'adds after a moment', func: (a, b) => new Promise((resolve) => setTimeout(() => resolve(Number(a) + Number(b)), 20)) },
       { name: 'failing', description: 'always throws', func: () => Promise.reject(new Error('plugin broke')) },
     ];
@@ -124,4 +125,18 @@ t.test("plugins run in the main thread, for every front thread's components", as
     answers.map((answer) => [answer.status, answer.body.html]),
     Array.from({ length: GETS }, () => [200, '<p>seen=failing,shout,slowAdd secret=undefined shout=HELLO sum=5 failure=plugin broke</p>']),
   );
+});
+
+t.test('admission limits too small to share out keep the registry on one thread, where they hold exactly', async (t) => {
+  const { url, registry } = await startRegistry(t, [], (config) => {
+    TWO_FRONTS(config);
+    config.limits.maxConcurrentPerComponent = 2;
+  });
+  t.equal((await put(url, 'publish-greeting/1.0.0', await packed(GREETING))).status, 201);
+  const answers = await Promise.all(Array.from({ length: 10 }, () => freshGet(`${url}publish-greeting?name=Di`)));
+  t.same(
+    answers.map((answer) => answer.status),
+    Array.from({ length: 10 }, () => 200),
+  );
+  t.equal(requestsCounted(await registry.metrics.registry.metrics()), 10, 'the main thread answered every request');
 });
