@@ -7,9 +7,8 @@
  *
  * Started by src/sandbox/host-link.ts with the limits and a socket path as its arguments. Executions
  * come over connections to that socket, one per front thread of the registry (messages in
- * src/sandbox/protocol.ts): a socket costs a front about half the CPU per execution of Node's IPC
- * channel, which carries only the host's life to the front that started it (its owner): `ready`
- * once listening, pings, and the drain that ends it. Every front numbers its executions its own
+ * src/sandbox/protocol.ts); Node's IPC channel carries only the host's life to the front that
+ * started it (its owner): `ready` once listening, pings, and the drain that ends it. Every front numbers its executions its own
  * way; the host numbers them again, so that no front can name, cancel or answer for another's.
  */
 import '../src/enable-compile-cache';
@@ -18,7 +17,7 @@ import { CANCELLED, type BridgeForwarder, type ComponentIsolate } from './compon
 import { WarmIsolates } from './warm-isolates';
 import { framedSocket } from '../src/sandbox/framed-socket';
 import { Outbox } from '../src/sandbox/outbox';
-import { HOST_DRAINING, NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
+import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
@@ -72,7 +71,7 @@ function execute(front: Front, message: ExecuteMessage): void {
   if (front.executions.has(message.id)) return;
   if (draining) {
     // A front that has not heard of the drain yet: it sends the execution to another host.
-    front.outbox.post({ t: 'result', id: message.id, answer: HOST_DRAINING });
+    front.outbox.post({ t: 'elsewhere', id: message.id });
     return;
   }
   const local = nextExecution++;

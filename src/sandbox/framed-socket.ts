@@ -7,21 +7,34 @@ const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 /**
  * Message batches over a stream socket between a front thread and a sandbox host, framed as Node's
  * IPC channel frames them (a 4-byte length, then the V8-serialized value). A peer sending a frame
- * over the bound is cut off.
+ * over the bound is cut off. Chunks are kept apart until a frame is whole and joined once: a 10 MB
+ * result arrives in hundreds of chunks, which joining at each one would copy again and again.
  */
 export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => void): (batch: Out[]) => void {
-  let buffered: Buffer = Buffer.alloc(0);
+  let chunks: Buffer[] = [];
+  let received = 0;
+  /** The length of the frame being received, once its 4-byte head is in. */
+  let frameBytes = -1;
   socket.on('data', (chunk: Buffer) => {
-    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-    while (buffered.length >= 4) {
-      const size = buffered.readUInt32BE(0);
-      if (size > MAX_FRAME_BYTES) {
-        socket.destroy();
-        return;
+    chunks.push(chunk);
+    received += chunk.length;
+    for (;;) {
+      if (frameBytes === -1) {
+        if (received < 4) return;
+        if (chunks[0]!.length < 4) chunks = [Buffer.concat(chunks, received)];
+        frameBytes = chunks[0]!.readUInt32BE(0);
+        if (frameBytes > MAX_FRAME_BYTES) {
+          socket.destroy();
+          return;
+        }
       }
-      if (buffered.length < 4 + size) break;
-      const frame = buffered.subarray(4, 4 + size);
-      buffered = buffered.subarray(4 + size);
+      if (received < 4 + frameBytes) return;
+      const joined = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
+      const frame = joined.subarray(4, 4 + frameBytes);
+      const rest = joined.subarray(4 + frameBytes);
+      chunks = rest.length > 0 ? [rest] : [];
+      received = rest.length;
+      frameBytes = -1;
       onBatch(deserialize(frame) as In[]);
     }
   });

@@ -1,8 +1,9 @@
 /**
- * What crosses between a front and a sandbox host process. Messages travel in arrays, one array
- * per event-loop turn each way (see outbox.ts), with V8 serialization: over Node's IPC channel with
- * the front that started the host (its owner), over a socket of the host's with any other front
- * thread (framed-socket.ts). Values are plain data: strings of JSON for what tenant code produced or reads.
+ * What crosses between a front thread and a sandbox host process. Messages travel in arrays, one
+ * array per event-loop turn each way (see outbox.ts), with V8 serialization: executions over each
+ * front thread's connection to the host's socket (framed-socket.ts), the host's life (`ready`,
+ * pings, drain) over Node's IPC channel with the front that started it (its owner). Values are
+ * plain data: strings of JSON for what tenant code produced or reads.
  */
 
 export interface SandboxLimits {
@@ -130,7 +131,7 @@ export interface IsolateLostMessage {
   keys: string[];
 }
 
-/** Sent to each front once the host is ready for it: to its owner when it listens for other fronts, to a front when it connects. */
+/** Sent to the owner once the host listens on its socket, and to each front once it has connected. */
 export interface ReadyMessage {
   t: 'ready';
 }
@@ -141,6 +142,15 @@ export interface ReadyMessage {
  */
 export interface DrainingMessage {
   t: 'draining';
+}
+
+/**
+ * A draining host's answer to an execution a front sent before it heard of the drain: the front runs
+ * it on another host. A message of its own, so that nothing an isolate answers can be taken for it.
+ */
+export interface ElsewhereMessage {
+  t: 'elsewhere';
+  id: number;
 }
 
 /** To the owner, after a `drain`: every front has closed its connection; nothing runs on the host. */
@@ -156,13 +166,11 @@ export type HostMessage =
   | IsolateLostMessage
   | ReadyMessage
   | DrainingMessage
+  | ElsewhereMessage
   | DrainedMessage;
 
 /** A host's answer to an execution when it must first be sent the code. */
 export const NEED_CODE = '"need-code"';
-
-/** A draining host's answer to an execution sent to it: the front runs it on another host. */
-export const HOST_DRAINING = '"draining"';
 
 /** The largest JSON payload of a bridge call (nested-render or plugin arguments). */
 export const MAX_BRIDGE_PAYLOAD_CHARS = 64 * 1024;

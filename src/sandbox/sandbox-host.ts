@@ -1,7 +1,10 @@
 import { TesseraError } from '../errors/errors';
 import type { HostLink } from './host-link';
 import { Outbox } from './outbox';
-import { HOST_DRAINING, type BridgeCallMessage, type ComponentCode, type FrontMessage, type HostMessage, type PongMessage } from './protocol';
+import type { BridgeCallMessage, ComponentCode, FrontMessage, HostMessage, PongMessage } from './protocol';
+
+/** A draining host did not run the execution: it is to run on another host. */
+export const ELSEWHERE = Symbol('elsewhere');
 
 /** A host's life, as the pool sees it. Only a `ready` host is given new executions. */
 export type HostState = 'starting' | 'ready' | 'draining' | 'gone';
@@ -12,7 +15,8 @@ export interface HostExecution {
   readonly component: string;
   /** The plugins its component declares: the only plugin calls it may make. */
   readonly plugins: readonly string[];
-  readonly resolve: (answer: string) => void;
+  /** The isolate's result JSON, NEED_CODE, or ELSEWHERE. */
+  readonly resolve: (answer: string | typeof ELSEWHERE) => void;
   readonly reject: (error: TesseraError) => void;
 }
 
@@ -83,11 +87,19 @@ export class SandboxHost {
     switch (message.t) {
       case 'result': {
         const execution = this.#executions.get(message.id)?.execution;
-        // A host that answers it drains: it takes no more executions from this front.
-        if (message.answer === HOST_DRAINING && this.state === 'ready') this.state = 'draining';
         if (execution) {
           this.#forget(message.id, execution);
           execution.resolve(message.answer);
+        }
+        break;
+      }
+      case 'elsewhere': {
+        // A host that answers it drains: it takes no more executions from this front.
+        if (this.state === 'ready') this.state = 'draining';
+        const execution = this.#executions.get(message.id)?.execution;
+        if (execution) {
+          this.#forget(message.id, execution);
+          execution.resolve(ELSEWHERE);
         }
         break;
       }
@@ -180,7 +192,7 @@ export class SandboxHost {
     return this.#link.pid;
   }
 
-  /** Where other front threads reach this host (empty for a host that serves its owner only). */
+  /** The host's socket, where every front thread connects. */
   get address(): string {
     return this.#link.address;
   }

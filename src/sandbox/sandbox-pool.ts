@@ -5,8 +5,8 @@ import { ComponentGates } from './component-gates';
 import { Quarantine } from './quarantine';
 import type { RequestBudget } from './request-budget';
 import { connectHost, forkHost } from './host-link';
-import { SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
-import { HOST_DRAINING, NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
+import { ELSEWHERE, SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
+import { NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
 const PING_EVERY_MS = 500;
@@ -190,7 +190,8 @@ export class SandboxPool {
         this.#recycle(host, 'isolate-lost');
       },
       draining: (host) => {
-        if (!this.#draining.has(host) && host.state === 'draining') this.#draining.add(host);
+        if (host.state !== 'draining') return;
+        this.#draining.add(host);
         host.releaseIfIdle();
       },
       drained: (host) => host.kill(),
@@ -254,7 +255,7 @@ export class SandboxPool {
       const host = this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
       const answer = await this.#runOn(host, job, code, timeoutMs);
       // A host being replaced, which this front had not heard of yet: the same execution, elsewhere.
-      if (answer === HOST_DRAINING) continue;
+      if (answer === ELSEWHERE) continue;
       if (answer !== NEED_CODE) return answer;
       if (code) throw new Error('A sandbox host asked twice for the same code.');
       code = await job.loadCode();
@@ -263,7 +264,7 @@ export class SandboxPool {
     }
   }
 
-  #runOn(host: SandboxHost, job: ExecutionJob, code: ComponentCode | undefined, timeoutMs: number): Promise<string> {
+  #runOn(host: SandboxHost, job: ExecutionJob, code: ComponentCode | undefined, timeoutMs: number): Promise<string | typeof ELSEWHERE> {
     return new Promise((resolve, reject) => {
       const settled = () => {
         untrack();

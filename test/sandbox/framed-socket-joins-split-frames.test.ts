@@ -1,0 +1,66 @@
+import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serialize } from 'node:v8';
+import { framedSocket } from '../../src/sandbox/framed-socket';
+
+/** A real connection over a unix socket: what arrives at the server end is read with framedSocket. */
+async function connected(t: { teardown(fn: () => unknown): void }): Promise<{ client: net.Socket; batches: unknown[][]; closed: Promise<void> }> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'tessera-frames-'));
+  const batches: unknown[][] = [];
+  let closed!: Promise<void>;
+  const accepted = new Promise<void>((resolve) => {
+    const server = net.createServer((socket) => {
+      closed = new Promise((done) => socket.once('close', () => done()));
+      framedSocket<unknown, unknown>(socket, (batch) => batches.push(batch));
+      resolve();
+    });
+    server.listen(path.join(folder, 's.sock'));
+    t.teardown(() => {
+      server.close();
+      rmSync(folder, { recursive: true, force: true });
+    });
+  });
+  const client = net.connect(path.join(folder, 's.sock'));
+  t.teardown(() => client.destroy());
+  await accepted;
+  return { client, batches, closed };
+}
+
+const frame = (batch: unknown[]): Buffer => {
+  const body = serialize(batch);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length, 0);
+  return Buffer.concat([head, body]);
+};
+
+const written = (socket: net.Socket, bytes: Buffer) => new Promise<void>((resolve) => socket.write(bytes, () => resolve()));
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+t.test('frames cut anywhere, large ones in many chunks, several in one chunk: each batch arrives once, whole', async (t) => {
+  const { client, batches } = await connected(t);
+  const small = frame([{ t: 'result', id: 1, answer: '{"ok":true}' }]);
+  // One byte at a time, the head cut too.
+  for (const byte of small) await written(client, Buffer.from([byte]));
+  // A 5 MB answer in 1 KB writes, then two frames in one write.
+  const large = frame([{ t: 'result', id: 2, answer: 'x'.repeat(5 * 1024 * 1024) }]);
+  for (let offset = 0; offset < large.length; offset += 1024) await written(client, large.subarray(offset, offset + 1024));
+  await written(client, Buffer.concat([frame([{ t: 'ping', id: 3 }]), frame([{ t: 'ping', id: 4 }])]));
+  await until(() => batches.length === 4);
+  t.same(batches[0], [{ t: 'result', id: 1, answer: '{"ok":true}' }]);
+  t.equal((batches[1]![0] as { answer: string }).answer.length, 5 * 1024 * 1024);
+  t.same(batches.slice(2), [[{ t: 'ping', id: 3 }], [{ t: 'ping', id: 4 }]]);
+});
+
+t.test('a frame announced over the bound cuts the connection', async (t) => {
+  const { client, batches, closed } = await connected(t);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(0xffffffff, 0);
+  client.write(head);
+  await closed;
+  t.same(batches, [], 'nothing was read');
+});
