@@ -5,6 +5,7 @@ import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
+import { assertPortIsFree } from './front/port-is-free';
 import { listenUrl, PublicBaseUrl } from './front/public-base-url';
 import { Readiness } from './front/readiness';
 import { FrontThreads } from './fronts/front-threads';
@@ -165,6 +166,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     metrics,
     readiness,
     async listen() {
+      if (threads !== undefined && config.port !== 0) await assertPortIsFree(config.port, config.host);
       await app.listen(sharedPort(config.port, config.host, threads !== undefined));
       const { port } = app.server.address() as AddressInfo;
       publicBaseUrl.listeningOn(config.host, port);

@@ -1,5 +1,6 @@
 import t from 'tap';
 import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FrontThreads } from '../../src/fronts/front-threads';
@@ -7,6 +8,7 @@ import { GREETING, packed, publishTokens, put } from '../publish/publish-helpers
 import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { until } from '../sandbox/wait-for';
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
+import { createRegistry } from '../../src/registry';
 
 /** Two front threads on the registry's port, over two sandbox hosts, with the greeters' token. */
 const TWO_FRONTS = (config: RegistryConfig): void => {
@@ -139,4 +141,35 @@ t.test('admission limits too small to share out keep the registry on one thread,
     Array.from({ length: 10 }, () => 200),
   );
   t.equal(requestsCounted(await registry.metrics.registry.metrics()), 10, 'the main thread answered every request');
+});
+
+t.test('a registry with front threads refuses a port another registry serves, which keeps all its connections', async (t) => {
+  const first = await startRegistry(t, [], TWO_FRONTS);
+  t.equal((await put(first.url, 'publish-greeting/1.0.0', await packed(GREETING))).status, 201);
+  const port = Number(new URL(first.url).port);
+
+  // SO_REUSEPORT would have let it listen beside the first one, each taking about half of the new connections.
+  const config = defaultConfig();
+  TWO_FRONTS(config);
+  config.port = port;
+  // A storage of its own, where the greeting was never published: a connection it took would answer 404.
+  config.storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-test-'));
+  config.pollIntervalSeconds = 0;
+  const registry = await createRegistry(config);
+  t.teardown(async () => {
+    await registry.close();
+    await rm(config.storagePath, { recursive: true, force: true });
+  });
+  const second = await registry.listen().then(
+    () => 'listening',
+    (error: NodeJS.ErrnoException) => error.code,
+  );
+  t.equal(second, 'EADDRINUSE');
+
+  const answers = await Promise.all(Array.from({ length: GETS }, () => freshGet(`${first.url}publish-greeting?name=Ada`)));
+  t.same(
+    answers.map(({ status }) => status),
+    Array.from({ length: GETS }, () => 200),
+    'every new connection reaches the first registry, which knows the version',
+  );
 });
