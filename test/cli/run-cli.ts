@@ -17,16 +17,23 @@ interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-/** Runs the real `tessera` binary to its end. */
+/** Longer than any command that ends takes, shorter than a test may run (30 s): one still running then is stopped, so its test fails rather than leaves it behind. */
+const RUN_LIMIT_MS = 25_000;
+
+/** Runs the real `tessera` binary to its end (stopped with SIGINT past RUN_LIMIT_MS: a command that should have ended and serves instead). */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
     let stdout = '';
     let stderr = '';
+    const limit = setTimeout(() => child.kill('SIGINT'), RUN_LIMIT_MS);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
