@@ -192,7 +192,7 @@ export class ComponentIsolate {
     const context = await this.#isolate.createContext();
     version.context = context;
     const bridge = (id: unknown, op: unknown, payload: unknown, signal?: unknown) => this.#bridge(version, id, op, payload, signal);
-    const deliver = (id: unknown, answer: unknown) => this.#delivered(version, id, answer);
+    const deliver = (answers: unknown) => this.#delivered(version, answers);
     await context.evalClosure(
       `(${installPrelude.toString()})(globalThis, $0, $1, ${JSON.stringify(preludeLimits(this.#limits))}, ${JSON.stringify(code.constants)}); (${hardenIntrinsics.toString()})(globalThis);`,
       [bridge, deliver],
@@ -327,17 +327,25 @@ export class ComponentIsolate {
     });
   }
 
-  /** An execution's answer, from inside its version's context (the prelude holds the only reference). */
-  #delivered(version: VersionContext, id: unknown, answer: unknown): void {
-    if (typeof id !== 'number' || typeof answer !== 'string') return;
-    const execution = this.#executions.get(id);
-    if (!execution || execution.version !== version) return;
-    this.#held.push([id, answer]);
-    // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
-    // nested render would run after the answer).
-    execution.answered = true;
-    for (const resolve of execution.calls) resolve(ENDED);
-    execution.calls.clear();
+  /**
+   * Answers of executions, from inside a version's context (the prelude holds the only reference):
+   * `[id, answer, id, answer, …]`, those ready together. Only ids of that version's live executions count.
+   */
+  #delivered(version: VersionContext, answers: unknown): void {
+    if (!Array.isArray(answers)) return;
+    for (let index = 0; index + 1 < answers.length; index += 2) {
+      const id: unknown = answers[index];
+      const answer: unknown = answers[index + 1];
+      if (typeof id !== 'number' || typeof answer !== 'string') continue;
+      const execution = this.#executions.get(id);
+      if (!execution || execution.version !== version || execution.answered) continue;
+      this.#held.push([id, answer]);
+      // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
+      // nested render would run after the answer).
+      execution.answered = true;
+      for (const resolve of execution.calls) resolve(ENDED);
+      execution.calls.clear();
+    }
     if (this.#calls === 0) this.#probe();
   }
 

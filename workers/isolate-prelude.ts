@@ -17,7 +17,7 @@ interface HostBridge {
   applySync(receiver: undefined, args: unknown[], options: object): string;
 }
 
-/** Delivers an execution's answer to the host (an isolated-vm Reference to a host function). */
+/** Delivers answers to the host, `[id, answer, id, answer, …]` (an isolated-vm Reference to a host function). */
 interface HostDelivery {
   applyIgnored(receiver: undefined, args: unknown[], options: object): void;
 }
@@ -203,6 +203,8 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       return PromiseCtor.reject(error);
     }
     callsOut.set(execId, (callsOut.get(execId) ?? 0) + 1);
+    // Answers given before this call reach the host first: a call of an execution that answered is refused there.
+    deliverReady();
     return bridge
       .apply(undefined, [execId, op, json], { arguments: { copy: true }, result: { promise: true, copy: true } })
       .then((answer: string) => (callReturned(execId) ? never() : answerOf(answer)));
@@ -214,6 +216,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // it. A timed-out or disposed isolate is woken by V8 itself.
   const callHostSync = (execId: number, op: string, payload: unknown): unknown => {
     const json = payloadOf(op, payload);
+    deliverReady();
     const signal = new Int32ArrayCtor(new SharedArrayBufferCtor(4));
     bridge.applyIgnored(undefined, [execId, op, json, signal.buffer], { arguments: { copy: true } });
     atomicsWait(signal, 0, 0);
@@ -446,17 +449,30 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const RECYCLE = ',"recycle":true}';
   const markRecycle = (json: string): string => (intlObjects >= INTL_RECYCLE_AT ? json.slice(0, -1) + RECYCLE : json);
 
+  // Answers go back to the host together: those ready in one wave of microtasks (the executions of
+  // one batch usually end in the same one) in one `deliver`, a task for the host's thread, instead
+  // of one each. The flush is a microtask of the same task, and the host holds an answer until its
+  // task ends in any case (see workers/component-isolate.ts), so no answer stands any sooner or later.
+  let ready: Array<number | string> = [];
+  const promiseThen = PromiseCtor.prototype.then;
+  const settled = PromiseCtor.resolve();
+  const deliverReady = (): void => {
+    if (ready.length === 0) return;
+    const answers = ready;
+    ready = [];
+    deliver.applyIgnored(undefined, [answers], { arguments: { copy: true } });
+  };
   const runOne = (execId: number, inputJson: string): Promise<void> =>
     run(inputJson, execId)
       .then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'))
       .then((answer) => {
         const out = callsOut.get(execId);
         if (out !== undefined) answeredWithCallsOut.set(execId, out);
-        deliver.applyIgnored(undefined, [execId, markRecycle(answer)], { arguments: { copy: true } });
+        if (ready.push(execId, markRecycle(answer)) === 2) promiseThen.call(settled, deliverReady);
       });
   // The host enters the isolate once for all the executions of this version that arrived together,
-  // not once each; each answer goes back on its own as soon as it is ready (`deliver`), and stands
-  // once the task that produced it has ended (see workers/component-isolate.ts).
+  // not once each; the answers go back as they are ready (`deliverReady`), and each stands once the
+  // task that produced it has ended (see workers/component-isolate.ts).
   global.__tesseraRunMany = (batch: Array<[number, string]>): void => {
     for (const [execId, inputJson] of batch) void runOne(execId, inputJson);
   };
