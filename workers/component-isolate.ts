@@ -1,6 +1,6 @@
 import ivm from 'isolated-vm';
 import { hardenIntrinsics } from './harden-intrinsics';
-import { installPrelude, type PreludeLimits } from './isolate-prelude';
+import { installPrelude, MESSAGE_ANSWERED, MESSAGE_CALL, type PreludeLimits } from './isolate-prelude';
 import { MAX_BRIDGE_PAYLOAD_CHARS, type BridgeOp, type ComponentCode, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** Sends a bridge call of one of this isolate's live executions to the front; answers its JSON. */
@@ -63,6 +63,8 @@ interface VersionContext {
   runMany: ivm.Reference | undefined;
   /** Executions waiting for the next entry into the isolate: `[id, input JSON]`. */
   pending: Array<[number, string]>;
+  /** Answers to bridge calls of its executions, for the next entry: `[call id, answer JSON]`. */
+  callAnswers: Array<[number, string]>;
   /** The longest time limit among them. */
   pendingTimeoutMs: number;
   /** Dropped from the warm set: its context goes once its executions end. */
@@ -163,7 +165,16 @@ export class ComponentIsolate {
    * failure as JSON (a failing component, a breached limit: then the isolate is gone too).
    */
   async addVersion(key: string, code: ComponentCode): Promise<string | undefined> {
-    const version: VersionContext = { key, plugins: code.constants.plugins, context: undefined, runMany: undefined, pending: [], pendingTimeoutMs: 0, retired: false };
+    const version: VersionContext = {
+      key,
+      plugins: code.constants.plugins,
+      context: undefined,
+      runMany: undefined,
+      pending: [],
+      callAnswers: [],
+      pendingTimeoutMs: 0,
+      retired: false,
+    };
     this.#versions.set(key, version);
     let lost: (answer: string) => void = () => {};
     const whenLost = new Promise<string>((resolve) => (lost = resolve));
@@ -192,7 +203,7 @@ export class ComponentIsolate {
     const context = await this.#isolate.createContext();
     version.context = context;
     const bridge = (id: unknown, op: unknown, payload: unknown, signal?: unknown) => this.#bridge(version, id, op, payload, signal);
-    const deliver = (answers: unknown) => this.#delivered(version, answers);
+    const deliver = (messages: unknown) => this.#posted(version, messages);
     await context.evalClosure(
       `(${installPrelude.toString()})(globalThis, $0, $1, ${JSON.stringify(preludeLimits(this.#limits))}, ${JSON.stringify(code.constants)}); (${hardenIntrinsics.toString()})(globalThis);`,
       [bridge, deliver],
@@ -249,17 +260,25 @@ export class ComponentIsolate {
     });
     version.pending.push([id, inputJson]);
     version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      // After the turn's other messages: the executions of one version that arrived together enter at once.
-      setImmediate(this.#flush);
-    }
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    // After the turn's other messages: the executions of one version that arrived together, and the
+    // answers to its calls, enter at once.
+    setImmediate(this.#flush);
   }
 
   readonly #flush = (): void => {
     this.#flushScheduled = false;
     for (const version of this.#versions.values()) {
-      if (version.pending.length === 0) continue;
+      const callAnswers = version.callAnswers;
+      if (version.pending.length === 0 && callAnswers.length === 0) continue;
+      version.callAnswers = [];
+      // Answers alone wait for nothing in a disposed isolate: its executions were all answered.
+      if (version.pending.length === 0 && this.#isolate.isDisposed) continue;
       const batch: Array<[number, string]> = [];
       for (const entry of version.pending) {
         const execution = this.#executions.get(entry[0]);
@@ -267,15 +286,18 @@ export class ComponentIsolate {
         if (execution?.cancelled) this.#end(entry[0], execution, CANCELLED);
         else if (execution) batch.push(entry);
       }
-      const timeoutMs = version.pendingTimeoutMs;
+      const timeoutMs = version.pendingTimeoutMs || this.#limits.timeoutMs;
       version.pending = [];
       version.pendingTimeoutMs = 0;
-      if (batch.length > 0) this.#enter(version, batch, timeoutMs);
+      if (batch.length > 0 || callAnswers.length > 0) this.#enter(version, batch, timeoutMs, callAnswers);
     }
   };
 
-  /** Starts a batch of executions in the version's context (an empty batch is a probe: it only waits its turn). */
-  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number): void {
+  /**
+   * Starts a batch of executions in the version's context, after answering calls of earlier ones
+   * (resuming them); an entry with neither is a probe: it only waits its turn.
+   */
+  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number, callAnswers: Array<[number, string]> = []): void {
     if (this.#isolate.isDisposed) {
       // Disposed already (by us, or by isolated-vm past its memory limit): whatever waits to run in
       // it is answered; the reason of our own dispose, if any, stands.
@@ -284,7 +306,7 @@ export class ComponentIsolate {
     }
     if (version.runMany === undefined) return;
     if (this.#calls++ === 0) this.#busySince = performance.now();
-    version.runMany.apply(undefined, [batch], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
+    version.runMany.apply(undefined, [batch, callAnswers], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
       () => this.#taskEnded(batch, undefined),
       (error: unknown) => this.#taskEnded(batch, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined))),
     );
@@ -328,25 +350,53 @@ export class ComponentIsolate {
   }
 
   /**
-   * Answers of executions, from inside a version's context (the prelude holds the only reference):
-   * `[id, answer, id, answer, …]`, those ready together. Only ids of that version's live executions count.
+   * Messages from inside a version's context (the prelude holds the only reference), in the order
+   * they were made: answers of its executions and their nested-render calls (workers/isolate-prelude.ts).
+   * Only ids of that version's live executions count.
    */
-  #delivered(version: VersionContext, answers: unknown): void {
-    if (!Array.isArray(answers)) return;
-    for (let index = 0; index + 1 < answers.length; index += 2) {
-      const id: unknown = answers[index];
-      const answer: unknown = answers[index + 1];
-      if (typeof id !== 'number' || typeof answer !== 'string') continue;
-      const execution = this.#executions.get(id);
-      if (!execution || execution.version !== version || execution.answered) continue;
-      this.#held.push([id, answer]);
-      // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
-      // nested render would run after the answer).
-      execution.answered = true;
-      for (const resolve of execution.calls) resolve(ENDED);
-      execution.calls.clear();
+  #posted(version: VersionContext, messages: unknown): void {
+    if (!Array.isArray(messages)) return;
+    for (const message of messages) {
+      if (!Array.isArray(message)) continue;
+      if (message[0] === MESSAGE_ANSWERED) this.#delivered(version, message[1], message[2]);
+      else if (message[0] === MESSAGE_CALL) this.#called(version, message[1], message[2], message[3], message[4]);
     }
     if (this.#calls === 0) this.#probe();
+  }
+
+  /** An execution's answer: held until the task that produced it ends. */
+  #delivered(version: VersionContext, id: unknown, answer: unknown): void {
+    if (typeof id !== 'number' || typeof answer !== 'string') return;
+    const execution = this.#executions.get(id);
+    if (!execution || execution.version !== version || execution.answered) return;
+    this.#held.push([id, answer]);
+    // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
+    // nested render would run after the answer).
+    execution.answered = true;
+    for (const resolve of execution.calls) resolve(ENDED);
+    execution.calls.clear();
+  }
+
+  /**
+   * A nested render asked for by an execution: sent to the front, unless refused. Its answer (ENDED
+   * once the execution has ended) enters the isolate with the version's next entry.
+   */
+  #called(version: VersionContext, id: unknown, callId: unknown, op: unknown, payload: unknown): void {
+    if (typeof callId !== 'number') return;
+    const answerCall = (answer: string) => {
+      if (this.#versions.get(version.key) !== version) return; // its context is gone
+      version.callAnswers.push([callId, answer]);
+      this.#scheduleFlush();
+    };
+    if (typeof id !== 'number' || typeof payload !== 'string' || op !== 'render') {
+      answerCall(failure('GENERIC_ERROR', 'A bridge call was malformed.'));
+      return;
+    }
+    const execution = this.#executions.get(id);
+    const own = execution !== undefined && execution.version === version ? execution : undefined;
+    const refusal = own === undefined || own.cancelled || own.answered ? ENDED : this.#refusal(version, op, payload);
+    if (refusal !== undefined) answerCall(refusal);
+    else void this.#call(id, own!, op, payload).then(answerCall);
   }
 
   #end(id: number, execution: Execution, answer: string): void {
@@ -387,12 +437,12 @@ export class ComponentIsolate {
   }
 
   /**
-   * Called from inside a version's context (the prelude holds the only reference) for nested renders
-   * and plugins. An asynchronous call answers a promise. A synchronous one (a plugin) brings `signal`:
-   * its answer is kept, the flag raised, and the execution, asleep on that flag, fetches the answer
-   * with the `plugin-answer` call (see workers/isolate-prelude.ts).
+   * Called from inside a version's context (the prelude holds the only reference) for synchronous
+   * calls (plugins; nested renders come as messages, see #called). A call brings `signal`: its answer
+   * is kept, the flag raised, and the execution, asleep on that flag, fetches the answer with the
+   * `plugin-answer` call (see workers/isolate-prelude.ts).
    */
-  #bridge(version: VersionContext, id: unknown, op: unknown, payload: unknown, signal?: unknown): Promise<string> | string | undefined {
+  #bridge(version: VersionContext, id: unknown, op: unknown, payload: unknown, signal?: unknown): string | undefined {
     if (typeof id !== 'number' || typeof payload !== 'string') return failure('GENERIC_ERROR', 'A bridge call was malformed.');
     const execution = this.#executions.get(id);
     // An execution id of another version of the component names nothing this context may act for.
@@ -402,9 +452,8 @@ export class ComponentIsolate {
       if (own) this.#syncAnswers.delete(id);
       return answer ?? ENDED;
     }
-    const refusal = own === undefined || own.cancelled || own.answered ? ENDED : this.#refusal(version, op, payload);
-    if (signal === undefined) return refusal === undefined ? this.#call(id, own!, op as BridgeOp, payload) : Promise.resolve(refusal);
     if (!(signal instanceof SharedArrayBuffer)) return failure('GENERIC_ERROR', 'A bridge call was malformed.');
+    const refusal = own === undefined || own.cancelled || own.answered ? ENDED : this.#refusal(version, op, payload);
     const raise = () => {
       const flag = new Int32Array(signal);
       Atomics.store(flag, 0, 1);
@@ -437,15 +486,12 @@ export class ComponentIsolate {
     return undefined;
   }
 
+  /** Sends a call to the front; answers its answer, or ENDED once the execution ends first. */
   #call(id: number, execution: Execution, op: BridgeOp, payload: string): Promise<string> {
     return new Promise((resolve) => {
       execution.calls.add(resolve);
       void this.#forward(id, op, payload).then((answer) => {
-        if (!execution.calls.delete(resolve)) return;
-        resolve(answer);
-        // The answer resumes the execution in a task of the isolate's own: a probe follows it, so the
-        // isolate counts as working until that code has run.
-        this.#probe();
+        if (execution.calls.delete(resolve)) resolve(answer);
       });
     });
   }

@@ -10,17 +10,24 @@
 
 import type { VersionConstants } from '../src/sandbox/protocol';
 
-/** Shape of the bridge reference as seen from inside the isolate (an isolated-vm Reference). */
+/** The synchronous bridge (plugins) as seen from inside the isolate (an isolated-vm Reference). */
 interface HostBridge {
-  apply(receiver: undefined, args: unknown[], options: object): Promise<string>;
   applyIgnored(receiver: undefined, args: unknown[], options: object): void;
   applySync(receiver: undefined, args: unknown[], options: object): string;
 }
 
-/** Delivers answers to the host, `[id, answer, id, answer, …]` (an isolated-vm Reference to a host function). */
+/**
+ * Posts messages to the host (an isolated-vm Reference to a host function), in the order they were
+ * made: `[MESSAGE_ANSWERED, execution id, answer JSON]` and `[MESSAGE_CALL, execution id, call id,
+ * op, payload JSON]` (an asynchronous bridge call: a nested render).
+ */
 interface HostDelivery {
   applyIgnored(receiver: undefined, args: unknown[], options: object): void;
 }
+
+/** What a message from the isolate to the host says, read by workers/component-isolate.ts. */
+export const MESSAGE_ANSWERED = 0;
+export const MESSAGE_CALL = 1;
 
 /** Bounds of what may leave the isolate, decided by the host. */
 export interface PreludeLimits {
@@ -170,6 +177,27 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     }
     return json;
   };
+  // Messages go to the host together: those posted in one wave of microtasks (the executions of one
+  // batch usually answer in the same one) in one `deliver`, a task for the host's thread, instead of
+  // one each. They are sent by a microtask of the same task, and the host holds an answer until its
+  // task ends in any case (see workers/component-isolate.ts), so no answer stands any sooner or later.
+  // One list keeps their order: an answer given before a call of the same execution reaches the host first.
+  // MESSAGE_ANSWERED and MESSAGE_CALL (this function is installed as text: it cannot import them).
+  const ANSWERED_MESSAGE = 0;
+  const CALL_MESSAGE = 1;
+  let posted: unknown[][] = [];
+  const promiseThen = PromiseCtor.prototype.then;
+  const settled = PromiseCtor.resolve();
+  const sendPosted = (): void => {
+    if (posted.length === 0) return;
+    const messages = posted;
+    posted = [];
+    deliver.applyIgnored(undefined, [messages], { arguments: { copy: true } });
+  };
+  const post = (message: unknown[]): void => {
+    if (posted.push(message) === 1) promiseThen.call(settled, sendPosted);
+  };
+
   /** The never-settling promise a call of an ended execution gets: nothing of that execution resumes. */
   const never = () => new PromiseCtor(() => {});
   // Executions that produced their answer while calls of theirs were still out, with how many: an
@@ -195,6 +223,10 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     throw parsed.code ? coded(parsed.code, parsed.message) : new ErrorCtor(parsed.message);
   };
 
+  // Calls to the host waiting for its answer, by call id: the host answers them when it next enters
+  // the isolate (`__tesseraRunMany`), so the code they resume runs in a call of the host's own.
+  const waitingCalls = new Map<number, (answer: string) => void>();
+  let nextCall = 1;
   const callHost = (execId: number, op: string, payload: unknown): Promise<unknown> => {
     let json: string;
     try {
@@ -203,11 +235,11 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       return PromiseCtor.reject(error);
     }
     callsOut.set(execId, (callsOut.get(execId) ?? 0) + 1);
-    // Answers given before this call reach the host first: a call of an execution that answered is refused there.
-    deliverReady();
-    return bridge
-      .apply(undefined, [execId, op, json], { arguments: { copy: true }, result: { promise: true, copy: true } })
-      .then((answer: string) => (callReturned(execId) ? never() : answerOf(answer)));
+    const callId = nextCall++;
+    return new PromiseCtor<string>((resolve) => {
+      waitingCalls.set(callId, resolve);
+      post([CALL_MESSAGE, execId, callId, op, json]);
+    }).then((answer: string) => (callReturned(execId) ? never() : answerOf(answer)));
   };
 
   // Plugins answer synchronously, as in OC. Not with `applySyncPromise`, which needs the host's thread
@@ -216,7 +248,8 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // it. A timed-out or disposed isolate is woken by V8 itself.
   const callHostSync = (execId: number, op: string, payload: unknown): unknown => {
     const json = payloadOf(op, payload);
-    deliverReady();
+    // What was posted before this call reaches the host first (an answer given, a call made).
+    sendPosted();
     const signal = new Int32ArrayCtor(new SharedArrayBufferCtor(4));
     bridge.applyIgnored(undefined, [execId, op, json, signal.buffer], { arguments: { copy: true } });
     atomicsWait(signal, 0, 0);
@@ -449,31 +482,23 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const RECYCLE = ',"recycle":true}';
   const markRecycle = (json: string): string => (intlObjects >= INTL_RECYCLE_AT ? json.slice(0, -1) + RECYCLE : json);
 
-  // Answers go back to the host together: those ready in one wave of microtasks (the executions of
-  // one batch usually end in the same one) in one `deliver`, a task for the host's thread, instead
-  // of one each. The flush is a microtask of the same task, and the host holds an answer until its
-  // task ends in any case (see workers/component-isolate.ts), so no answer stands any sooner or later.
-  let ready: Array<number | string> = [];
-  const promiseThen = PromiseCtor.prototype.then;
-  const settled = PromiseCtor.resolve();
-  const deliverReady = (): void => {
-    if (ready.length === 0) return;
-    const answers = ready;
-    ready = [];
-    deliver.applyIgnored(undefined, [answers], { arguments: { copy: true } });
-  };
   const runOne = (execId: number, inputJson: string): Promise<void> =>
     run(inputJson, execId)
       .then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'))
       .then((answer) => {
         const out = callsOut.get(execId);
         if (out !== undefined) answeredWithCallsOut.set(execId, out);
-        if (ready.push(execId, markRecycle(answer)) === 2) promiseThen.call(settled, deliverReady);
+        post([ANSWERED_MESSAGE, execId, markRecycle(answer)]);
       });
   // The host enters the isolate once for all the executions of this version that arrived together,
-  // not once each; the answers go back as they are ready (`deliverReady`), and each stands once the
+  // and with them the answers to calls of earlier ones: not once each. Each answer stands once the
   // task that produced it has ended (see workers/component-isolate.ts).
-  global.__tesseraRunMany = (batch: Array<[number, string]>): void => {
+  global.__tesseraRunMany = (batch: Array<[number, string]>, callAnswers: Array<[number, string]>): void => {
+    for (const [callId, answer] of callAnswers) {
+      const resolve = waitingCalls.get(callId);
+      waitingCalls.delete(callId);
+      resolve?.(answer);
+    }
     for (const [execId, inputJson] of batch) void runOne(execId, inputJson);
   };
 }
