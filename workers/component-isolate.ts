@@ -1,6 +1,7 @@
 import ivm from 'isolated-vm';
 import { hardenIntrinsics } from './harden-intrinsics';
 import { installPrelude, MESSAGE_ANSWERED, MESSAGE_CALL, type PreludeLimits } from './isolate-prelude';
+import { IdTable } from '../src/sandbox/id-table';
 import { MAX_BRIDGE_PAYLOAD_CHARS, type BridgeOp, type ComponentCode, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** Sends a bridge call of one of this isolate's live executions to the front; answers its JSON. */
@@ -118,9 +119,9 @@ export class ComponentIsolate {
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
   readonly #versions = new Map<string, VersionContext>();
-  readonly #executions = new Map<number, Execution>();
+  readonly #executions = new IdTable<Execution>();
   /** Answers of synchronous bridge calls (plugins), kept until the sleeping execution fetches them. */
-  readonly #syncAnswers = new Map<number, string>();
+  readonly #syncAnswers = new IdTable<string>();
   #flushScheduled = false;
   /**
    * Calls into the isolate not yet settled (batches and probes): while there is one, its thread may

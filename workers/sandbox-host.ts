@@ -16,6 +16,7 @@ import net from 'node:net';
 import { CANCELLED, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
 import { WarmIsolates } from './warm-isolates';
 import { framedSocket } from '../src/sandbox/framed-socket';
+import { IdTable } from '../src/sandbox/id-table';
 import { Outbox } from '../src/sandbox/outbox';
 import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
 
@@ -28,7 +29,7 @@ const BUSY_MS = 100;
 interface Front {
   readonly outbox: Outbox<HostMessage>;
   /** The front's execution ids running here, and the host's own id of each. */
-  readonly executions: Map<number, number>;
+  readonly executions: IdTable<number>;
 }
 
 /** An execution received and not yet answered: whose it is, and the isolate running it (none while its context is built). */
@@ -42,8 +43,8 @@ const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
 const socketPath = process.argv[3]!;
 /** The fronts connected to the socket: each hears of busy components and lost isolates. */
 const fronts = new Set<Front>();
-const executions = new Map<number, Running>();
-const bridgeCalls = new Map<number, { front: Front; resolve: (answer: string) => void }>();
+const executions = new IdTable<Running>();
+const bridgeCalls = new IdTable<{ front: Front; resolve: (answer: string) => void }>();
 let nextExecution = 1;
 let nextCall = 1;
 let draining = false;
@@ -168,7 +169,7 @@ function disconnected(front: Front): void {
   endIfDrained();
 }
 
-const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new Map() };
+const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new IdTable() };
 process.on('message', (batch: FrontMessage[]) => receive(owner, batch));
 // The owner is gone: nothing can be answered any more. A hard exit, because a parked isolate
 // thread would keep a normal exit waiting forever.
@@ -178,7 +179,7 @@ const server = net.createServer((socket) => {
   socket.setNoDelay(true);
   let front: Front | undefined = undefined;
   const send = framedSocket<FrontMessage, HostMessage>(socket, (batch) => front && receive(front, batch));
-  front = { outbox: new Outbox(send), executions: new Map() };
+  front = { outbox: new Outbox(send), executions: new IdTable() };
   fronts.add(front);
   socket.on('close', () => front && fronts.has(front) && disconnected(front));
   socket.on('error', () => socket.destroy());

@@ -1,5 +1,6 @@
 import { TesseraError } from '../errors/errors';
 import type { HostLink } from './host-link';
+import { IdTable } from './id-table';
 import { Outbox } from './outbox';
 import type { BridgeCallMessage, ComponentCode, FrontMessage, HostMessage, PongMessage } from './protocol';
 
@@ -61,7 +62,7 @@ export class SandboxHost {
   readonly #link: HostLink;
   readonly #outbox: Outbox<FrontMessage>;
   readonly #events: HostEvents;
-  readonly #executions = new Map<number, SentExecution>();
+  readonly #executions = new IdTable<SentExecution>();
   /** Executions per component, to tell a hot component from a warm one. */
   readonly #perComponent = new Map<string, number>();
   /** The components whose isolate the host last reported busy (usually none). */

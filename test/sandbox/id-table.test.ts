@@ -1,0 +1,39 @@
+import t from 'tap';
+import { IdTable } from '../../src/sandbox/id-table';
+
+t.test('an id table answers as a Map of its entries, in ascending id order', async (t) => {
+  const table = new IdTable<string>();
+  t.equal(table.size, 0);
+  t.equal(table.get(1), undefined);
+  t.equal(table.set(3, 'c').set(1, 'a').set(2, 'b').size, 3);
+  t.equal(table.set(2, 'B').size, 3, 'setting an id again replaces its value');
+  t.same([...table], [[1, 'a'], [2, 'B'], [3, 'c']]);
+  t.same([...table.keys()], [1, 2, 3]);
+  t.same([...table.values()], ['a', 'B', 'c']);
+  t.ok(table.has(3));
+  t.equal(table.delete(3), true);
+  t.equal(table.delete(3), false, 'an id deleted twice is deleted once');
+  t.equal(table.has(3), false);
+  t.equal(table.size, 2);
+  table.clear();
+  t.same([table.size, [...table]], [0, []]);
+});
+
+t.test('entries may be deleted while the table is iterated', async (t) => {
+  const table = new IdTable<number>();
+  for (let id = 1; id <= 5; id++) table.set(id, id * 10);
+  const seen: number[] = [];
+  for (const [id, value] of table) {
+    seen.push(value);
+    table.delete(id);
+    table.delete(id + 1);
+  }
+  t.same(seen, [10, 20, 30, 40, 50], 'the iteration goes over the entries there when it began');
+  t.equal(table.size, 0);
+});
+
+t.test('a value that is undefined still counts as an entry', async (t) => {
+  const table = new IdTable<undefined>();
+  table.set(7, undefined);
+  t.same([table.size, table.has(7), [...table.keys()]], [1, true, [7]]);
+});
