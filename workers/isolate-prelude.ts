@@ -60,6 +60,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const keys = Object.keys;
   const hasOwn = Object.hasOwn;
   const freeze = Object.freeze;
+  const createObject = Object.create;
   const HOP_BY_HOP = ['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-encoding'];
   // Headers the registry owns (decisions §11): cookies go through setCookie and its checks; the
   // others decide how the answer is read and who may read it, for every tenant on the origin.
@@ -224,8 +225,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   };
 
   // Calls to the host waiting for its answer, by call id: the host answers them when it next enters
-  // the isolate (`__tesseraRunMany`), so the code they resume runs in a call of the host's own.
-  const waitingCalls = new Map<number, (answer: string) => void>();
+  // the isolate (`__tesseraRunMany`), so the code they resume runs in a call of the host's own. An
+  // object, not a Map, for the reason src/sandbox/id-table.ts gives (this function cannot import it).
+  const waitingCalls: Record<number, (answer: string) => void> = createObject(null);
   let nextCall = 1;
   const callHost = (execId: number, op: string, payload: unknown): Promise<unknown> => {
     let json: string;
@@ -237,7 +239,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     callsOut.set(execId, (callsOut.get(execId) ?? 0) + 1);
     const callId = nextCall++;
     return new PromiseCtor<string>((resolve) => {
-      waitingCalls.set(callId, resolve);
+      waitingCalls[callId] = resolve;
       post([CALL_MESSAGE, execId, callId, op, json]);
     }).then((answer: string) => (callReturned(execId) ? never() : answerOf(answer)));
   };
@@ -495,8 +497,8 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // task that produced it has ended (see workers/component-isolate.ts).
   global.__tesseraRunMany = (batch: Array<[number, string]>, callAnswers: Array<[number, string]>): void => {
     for (const [callId, answer] of callAnswers) {
-      const resolve = waitingCalls.get(callId);
-      waitingCalls.delete(callId);
+      const resolve = waitingCalls[callId];
+      delete waitingCalls[callId];
       resolve?.(answer);
     }
     for (const [execId, inputJson] of batch) void runOne(execId, inputJson);
