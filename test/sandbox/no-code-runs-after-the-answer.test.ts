@@ -2,6 +2,7 @@ import t from 'tap';
 import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { hostsCpuShare, hostsUp } from './wait-for';
+import { parseMetrics } from './parse-metrics';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,4 +35,19 @@ t.test('children still running when their root answers are cancelled', async (t)
   await bystanderRenders(t, started, 'After', 'another tenant after the cancelled children');
   const metrics = (await request(`${started.url}metrics`)).text;
   t.match(metrics, /^tessera_renders_total\{component="hostile-sync-loop",version="1\.0\.0",outcome="EXECUTION_CANCELLED"\} 2$/m, 'both children were cancelled');
+});
+
+t.test('nested renders asked for after the answer, in the same task, are refused: none of them runs', async (t) => {
+  const started = await startRegistry(t, [fixture('hostile-calls-after-answer'), BYSTANDER]);
+  const { status, body } = await request(`${started.url}hostile-calls-after-answer`);
+  t.equal(status, 200);
+  t.equal(body.html, '<p>answered</p>');
+  await settle(300);
+  // The chain asks 60 times; the answer is given a few links in. What was asked before it may have
+  // started (then been cancelled with its root); what was asked after never reaches the front.
+  const renders = parseMetrics((await request(`${started.url}metrics`)).text)
+    .filter((sample) => sample.name === 'tessera_renders_total' && sample.labels.component === 'hello-world')
+    .reduce((sum, sample) => sum + sample.value, 0);
+  t.ok(renders < 10, `${renders} of the 60 nested renders were started, all asked before the answer`);
+  await bystanderRenders(t, started, 'After', 'another tenant after the late calls');
 });
