@@ -12,20 +12,23 @@ interface WarmVersion {
   /** Settles when the version's context is built: undefined, or the failure JSON. */
   readonly built: Promise<string | undefined>;
   ready: boolean;
+  /** When it was last used (a count of uses, host-wide): the least recently used go first. */
+  lastUsed: number;
 }
 
 /**
- * A host's warm versions, least recently used first. Each is a context in its component's isolate
- * (a component's versions share isolates, different components never do). Bounded by count and by
- * the heap they hold together (read every `measure`), so a host's memory stays within its budget
- * however many versions its tenants publish.
+ * A host's warm versions, the least recently used evicted first. Each is a context in its
+ * component's isolate (a component's versions share isolates, different components never do).
+ * Bounded by count and by the heap they hold together (read every `measure`), so a host's memory
+ * stays within its budget however many versions its tenants publish.
  */
 export class WarmIsolates {
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
   readonly #onLost: (keys: string[]) => void;
-  /** By version key, least recently used first. */
+  /** By version key. */
   readonly #versions = new Map<string, WarmVersion>();
+  #uses = 0;
   /** Each component's isolates, by component name. */
   readonly #isolates = new Map<string, ComponentIsolate[]>();
   #heapBytes = 0;
@@ -41,9 +44,10 @@ export class WarmIsolates {
   ready(key: string): ComponentIsolate | undefined {
     const warm = this.#versions.get(key);
     if (!warm?.ready || !warm.isolate.usable) return undefined;
-    // Re-inserted: the map's order is least recently used first.
-    this.#versions.delete(key);
-    this.#versions.set(key, warm);
+    // Stamped, not re-inserted to keep the map in order of use: a long-lived Map with an entry
+    // deleted and added again at every execution costs a rehash every few dozen executions, and its
+    // replaced tables stay linked to the new ones (src/sandbox/id-table.ts says why that costs).
+    warm.lastUsed = ++this.#uses;
     return warm.isolate;
   }
 
@@ -63,7 +67,7 @@ export class WarmIsolates {
     }
     if (!code) return undefined;
     const isolate = this.#isolateFor(component);
-    const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false };
+    const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false, lastUsed: ++this.#uses };
     this.#versions.set(key, entry);
     this.#evictBeyond(this.#limits.maxWarmIsolates);
     const failed = await entry.built;
@@ -96,7 +100,7 @@ export class WarmIsolates {
     // Each version is credited its share of its isolate's heap.
     const share = new Map(isolates.map((isolate, index) => [isolate, heaps[index]! / Math.max(1, isolate.versionCount)]));
     let bytes = this.#heapBytes;
-    for (const [key, warm] of this.#versions) {
+    for (const [key, warm] of this.#leastRecentlyUsedFirst()) {
       if (bytes <= this.#limits.warmIsolateBytes) break;
       if (!warm.ready) continue;
       bytes -= share.get(warm.isolate) ?? 0;
@@ -140,10 +144,16 @@ export class WarmIsolates {
   }
 
   #evictBeyond(maxCount: number): void {
-    for (const [key, warm] of this.#versions) {
+    if (this.#versions.size <= maxCount) return;
+    for (const [key, warm] of this.#leastRecentlyUsedFirst()) {
       if (this.#versions.size <= maxCount) return;
       this.#drop(key, warm);
     }
+  }
+
+  /** The warm versions in order of last use, the least recent first (read when evicting: rarely). */
+  #leastRecentlyUsedFirst(): Array<[string, WarmVersion]> {
+    return [...this.#versions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
   }
 
   /** The version leaves the warm set; its context goes once its executions end (its isolate with its last version). */
