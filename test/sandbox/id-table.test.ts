@@ -37,3 +37,32 @@ t.test('a value that is undefined still counts as an entry', async (t) => {
   table.set(7, undefined);
   t.same([table.size, table.has(7), [...table.keys()]], [1, true, [7]]);
 });
+
+t.test('entries that outlast thousands of later ids stay found, beside the ones passing through', async (t) => {
+  const table = new IdTable<string>();
+  table.set(1, 'long');
+  table.set(2, 'also long');
+  for (let id = 3; id < 20_000; id++) {
+    table.set(id, `short ${id}`);
+    if (id > 12) table.delete(id - 10);
+  }
+  t.equal(table.get(1), 'long');
+  t.equal(table.get(2), 'also long');
+  t.equal(table.size, 2 + 10, 'the two long ones and the last ten');
+  t.same([...table.keys()].slice(0, 4), [1, 2, 19_990, 19_991]);
+  for (let id = 19_990; id < 20_000; id++) t.equal(table.get(id), `short ${id}`);
+  t.equal(table.get(4097), undefined, 'an id that shares a slot with a live one is not taken for it');
+  t.ok(table.delete(1) && table.delete(2));
+  t.equal(table.size, 10);
+});
+
+t.test('thousands of entries live at once are all found, whatever slots their ids share', async (t) => {
+  const table = new IdTable<number>();
+  const ids = Array.from({ length: 10_000 }, (_, index) => 1 + index * 7);
+  for (const id of ids) table.set(id, id * 2);
+  t.equal(table.size, ids.length);
+  t.equal(ids.filter((id) => table.get(id) !== id * 2).length, 0);
+  t.same([...table.keys()], ids, 'in ascending order');
+  for (const id of ids.slice(0, 5000)) table.delete(id);
+  t.same([table.size, table.get(ids[0]!), table.get(ids[9999]!)], [5000, undefined, ids[9999]! * 2]);
+});
