@@ -1,14 +1,28 @@
 import type { Socket } from 'node:net';
-import { deserialize, serialize } from 'node:v8';
 
 /** The largest frame either side accepts: a batch of messages whose strings are each size-bounded already. */
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
 /**
- * Message batches over a stream socket between a front thread and a sandbox host, framed as Node's
- * IPC channel frames them (a 4-byte length, then the V8-serialized value). A peer sending a frame
- * over the bound is cut off. Chunks are kept apart until a frame is whole and joined once: a 10 MB
- * result arrives in hundreds of chunks, which joining at each one would copy again and again.
+ * A batch as a frame: a 4-byte length, then the batch as JSON in UTF-8. The messages hold strings,
+ * numbers and plain objects only (src/sandbox/protocol.ts), which JSON carries exactly (a lone
+ * surrogate included: it is written escaped). Not `v8.serialize`: half as fast for these batches
+ * (10.5 against 5.3 µs for five executions out and five answers back, measured alone), and each
+ * call leaves a serializer object that outlives a scavenge: a front under 30k rendered GETs a
+ * second promoted 0.5–0.8 MB per scavenge for them alone.
+ */
+export function frameOf(batch: unknown[]): [head: Buffer, body: Buffer] {
+  const body = Buffer.from(JSON.stringify(batch), 'utf8');
+  const head = Buffer.allocUnsafe(4);
+  head.writeUInt32BE(body.length, 0);
+  return [head, body];
+}
+
+/**
+ * Message batches over a stream socket between a front thread and a sandbox host, framed by
+ * `frameOf`. A peer sending a frame over the bound is cut off. Chunks are kept apart until a frame
+ * is whole and joined once: a 10 MB result arrives in hundreds of chunks, which joining at each one
+ * would copy again and again.
  */
 export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => void): (batch: Out[]) => void {
   let chunks: Buffer[] = [];
@@ -35,14 +49,12 @@ export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => 
       chunks = rest.length > 0 ? [rest] : [];
       received = rest.length;
       frameBytes = -1;
-      onBatch(deserialize(frame) as In[]);
+      onBatch(JSON.parse(frame.toString('utf8')) as In[]);
     }
   });
   return (batch) => {
     if (socket.destroyed) return;
-    const body = serialize(batch);
-    const head = Buffer.allocUnsafe(4);
-    head.writeUInt32BE(body.length, 0);
+    const [head, body] = frameOf(batch);
     socket.cork();
     socket.write(head);
     socket.write(body);

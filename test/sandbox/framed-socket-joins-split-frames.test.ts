@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { serialize } from 'node:v8';
-import { framedSocket } from '../../src/sandbox/framed-socket';
+import { framedSocket, frameOf } from '../../src/sandbox/framed-socket';
 
 /** A real connection over a unix socket: what arrives at the server end is read with framedSocket. */
 async function connected(t: { teardown(fn: () => unknown): void }): Promise<{ client: net.Socket; batches: unknown[][]; closed: Promise<void> }> {
@@ -29,12 +28,7 @@ async function connected(t: { teardown(fn: () => unknown): void }): Promise<{ cl
   return { client, batches, closed };
 }
 
-const frame = (batch: unknown[]): Buffer => {
-  const body = serialize(batch);
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(body.length, 0);
-  return Buffer.concat([head, body]);
-};
+const frame = (batch: unknown[]): Buffer => Buffer.concat(frameOf(batch));
 
 const written = (socket: net.Socket, bytes: Buffer) => new Promise<void>((resolve) => socket.write(bytes, () => resolve()));
 const until = async (condition: () => boolean) => {
@@ -54,6 +48,17 @@ t.test('frames cut anywhere, large ones in many chunks, several in one chunk: ea
   t.same(batches[0], [{ t: 'result', id: 1, answer: '{"ok":true}' }]);
   t.equal((batches[1]![0] as { answer: string }).answer.length, 5 * 1024 * 1024);
   t.same(batches.slice(2), [[{ t: 'ping', id: 3 }], [{ t: 'ping', id: 4 }]]);
+});
+
+t.test('text of every kind arrives as it was sent, whatever byte a chunk ends on', async (t) => {
+  const { client, batches } = await connected(t);
+  // Accents, a 4-byte emoji, a lone surrogate, quotes and a line break: cut at every byte.
+  const answer = 'é "Ada" 👩🏽‍💻 \ud800 end\n\u2028';
+  const bytes = frame([{ t: 'result', id: 1, answer }, { t: 'pong', id: 2, warmIsolates: 0, heapBytes: 0, rssBytes: 1.5 }]);
+  for (const byte of bytes) await written(client, Buffer.from([byte]));
+  await until(() => batches.length === 1);
+  t.same(batches[0], [{ t: 'result', id: 1, answer }, { t: 'pong', id: 2, warmIsolates: 0, heapBytes: 0, rssBytes: 1.5 }]);
+  t.equal((batches[0]![0] as { answer: string }).answer, answer, 'the very same string, lone surrogate included');
 });
 
 t.test('a frame announced over the bound cuts the connection', async (t) => {
