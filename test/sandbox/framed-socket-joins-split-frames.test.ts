@@ -63,9 +63,28 @@ t.test('text of every kind arrives as it was sent, whatever byte a chunk ends on
 
 t.test('a frame announced over the bound cuts the connection', async (t) => {
   const { client, batches, closed } = await connected(t);
-  const head = Buffer.alloc(4);
+  const head = Buffer.alloc(5);
   head.writeUInt32BE(0xffffffff, 0);
   client.write(head);
   await closed;
   t.same(batches, [], 'nothing was read');
+});
+
+t.test('a frame written in no known way cuts the connection', async (t) => {
+  const { client, batches, closed } = await connected(t);
+  const [head, body] = frameOf([{ t: 'ping', id: 1 }]);
+  head[4] = 7;
+  client.write(Buffer.concat([head, body]));
+  await closed;
+  t.same(batches, [], 'nothing was read');
+});
+
+t.test('large batches and batches holding objects arrive as they were sent too', async (t) => {
+  const { client, batches } = await connected(t);
+  const answer = `é "Ada" 👩🏽‍💻 \ud800 ${'x'.repeat(100_000)}`;
+  const code = { template: 'var oc;', templateKey: 'k', constants: { name: 'n', version: '1.0.0', env: {}, templates: [], plugins: [], relayConsole: false } };
+  await written(client, Buffer.concat([frame([{ t: 'result', id: 1, answer }]), frame([{ t: 'execute', id: 2, key: 'k', component: 'c', code, input: '{}', timeoutMs: 5 }])]));
+  await until(() => batches.length === 2);
+  t.equal((batches[0]![0] as { answer: string }).answer, answer);
+  t.same(batches[1], [{ t: 'execute', id: 2, key: 'k', component: 'c', code, input: '{}', timeoutMs: 5 }]);
 });
