@@ -31,8 +31,8 @@ function isSmall(batch: unknown[]): boolean {
  * A batch as a frame. The messages hold strings, numbers and plain objects only
  * (src/sandbox/protocol.ts). A small batch (every execution and answer of a usual component) is
  * written as JSON in UTF-8, which carries them exactly (a lone surrogate included: it is written
- * escaped): `v8.serialize` is half as slow for them (10.5 against 5.3 µs for five executions out
- * and five answers back, measured alone), and each call leaves a serializer object that outlives a
+ * escaped): `v8.serialize` takes twice as long for them (10.5 against 5.3 µs for five executions
+ * out and five answers back, measured alone), and each call leaves a serializer object that outlives a
  * scavenge (a front under 30k rendered GETs a second promoted 0.5–0.8 MB per scavenge for them).
  * A large one goes as V8's serialization, which copies strings as they are where JSON escapes
  * them: 5–8 ms against 50 ms for a 10 MB answer full of quotes, time a host's thread owes its
@@ -47,16 +47,27 @@ export function frameOf(batch: unknown[]): [head: Buffer, body: Buffer] {
   return [head, body];
 }
 
+/** The batch a frame's body holds, or undefined when it holds none that can be read. */
+function batchOf(writtenAs: number | undefined, body: Buffer): unknown[] | undefined {
+  try {
+    const batch: unknown = writtenAs === AS_JSON ? JSON.parse(body.toString('utf8')) : writtenAs === AS_V8 ? deserialize(body) : undefined;
+    return Array.isArray(batch) ? batch : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Message batches over a stream socket between a front thread and a sandbox host, framed by
- * `frameOf`. A peer sending a frame over the bound, or written in no known way, is cut off. Chunks are kept apart until a frame
- * is whole and joined once: a 10 MB result arrives in hundreds of chunks, which joining at each one
- * would copy again and again.
+ * `frameOf`. A peer sending a frame over the bound, or one that holds no batch that can be read, is
+ * cut off (an exception there would end the process). Chunks are kept apart until a frame is whole
+ * and joined once: a 10 MB result arrives in hundreds of chunks, which joining at each one would
+ * copy again and again.
  */
 export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => void): (batch: Out[]) => void {
   let chunks: Buffer[] = [];
   let received = 0;
-  /** The length of the frame being received, once its 4-byte head is in. */
+  /** The length of the frame being received, once its head is in. */
   let frameBytes = -1;
   socket.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
@@ -73,17 +84,16 @@ export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => 
       }
       if (received < HEAD_BYTES + frameBytes) return;
       const joined = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
-      const writtenAs = joined[4];
-      const frame = joined.subarray(HEAD_BYTES, HEAD_BYTES + frameBytes);
+      const batch = batchOf(joined[4], joined.subarray(HEAD_BYTES, HEAD_BYTES + frameBytes));
       const rest = joined.subarray(HEAD_BYTES + frameBytes);
       chunks = rest.length > 0 ? [rest] : [];
       received = rest.length;
       frameBytes = -1;
-      if (writtenAs !== AS_JSON && writtenAs !== AS_V8) {
+      if (batch === undefined) {
         socket.destroy();
         return;
       }
-      onBatch((writtenAs === AS_JSON ? JSON.parse(frame.toString('utf8')) : deserialize(frame)) as In[]);
+      onBatch(batch as In[]);
     }
   });
   return (batch) => {

@@ -32,29 +32,28 @@ export class IdTable<Value> {
   }
 
   get(id: number): Value | undefined {
-    const slots = this.#ids.length;
-    if (slots > 0 && this.#ids[id % slots] === id) return this.#values[id % slots];
+    const slot = id % this.#ids.length;
+    if (this.#ids[slot] === id) return this.#values[slot];
     return this.#overflow.size === 0 ? undefined : this.#overflow.get(id);
   }
 
   has(id: number): boolean {
-    const slots = this.#ids.length;
-    return (slots > 0 && this.#ids[id % slots] === id) || (this.#overflow.size > 0 && this.#overflow.has(id));
+    return this.#ids[id % this.#ids.length] === id || (this.#overflow.size > 0 && this.#overflow.has(id));
   }
 
   set(id: number, value: Value): this {
-    if (this.#overflow.has(id)) {
+    if (this.#overflow.size > 0 && this.#overflow.has(id)) {
       this.#overflow.set(id, value);
       return this;
     }
     for (;;) {
       const slots = this.#ids.length;
-      const slot = slots > 0 ? id % slots : 0;
-      if (slots > 0 && this.#ids[slot] === id) {
+      const slot = id % slots;
+      if (this.#ids[slot] === id) {
         this.#values[slot] = value;
         return this;
       }
-      if (slots > 0 && this.#ids[slot] === -1) {
+      if (this.#ids[slot] === -1) {
         this.#ids[slot] = id;
         this.#values[slot] = value;
         this.#size++;
@@ -70,9 +69,8 @@ export class IdTable<Value> {
   }
 
   delete(id: number): boolean {
-    const slots = this.#ids.length;
-    const slot = slots > 0 ? id % slots : 0;
-    if (slots > 0 && this.#ids[slot] === id) {
+    const slot = id % this.#ids.length;
+    if (this.#ids[slot] === id) {
       this.#ids[slot] = -1;
       this.#values[slot] = undefined;
     } else if (!this.#overflow.delete(id)) {

@@ -79,6 +79,17 @@ t.test('a frame written in no known way cuts the connection', async (t) => {
   t.same(batches, [], 'nothing was read');
 });
 
+t.test('a frame whose body holds no batch cuts the connection, and throws nowhere', async (t) => {
+  for (const body of ['{"t":"ping"', '{"t":"ping","id":1}']) {
+    const { client, batches, closed } = await connected(t);
+    const head = Buffer.alloc(5);
+    head.writeUInt32BE(Buffer.byteLength(body), 0);
+    client.write(Buffer.concat([head, Buffer.from(body)]));
+    await closed;
+    t.same(batches, [], `${body}: nothing was read`);
+  }
+});
+
 t.test('large batches and batches holding objects arrive as they were sent too', async (t) => {
   const { client, batches } = await connected(t);
   const answer = `é "Ada" 👩🏽‍💻 \ud800 ${'x'.repeat(100_000)}`;
