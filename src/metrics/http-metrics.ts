@@ -9,15 +9,16 @@ import type { RegistryMetrics } from './registry-metrics';
  */
 export function recordHttpMetrics(app: FastifyInstance, metrics: RegistryMetrics): void {
   app.addHook('onRoute', (route) => {
-    const pattern = route.url;
+    const recordAnswer = metrics.httpRoute(route.url);
     const record: onSendHookHandler = (request, reply, payload, done) => {
-      metrics.httpRequest(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+      recordAnswer(request.method, reply.statusCode, reply.elapsedTime / 1000);
       done(null, payload);
     };
     route.onSend = route.onSend === undefined ? record : [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), record];
   });
+  const recordUnmatched = metrics.httpRoute('unmatched');
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.is404) metrics.httpRequest(request.method, 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    if (request.is404) recordUnmatched(request.method, reply.statusCode, reply.elapsedTime / 1000);
     done(null, payload);
   });
 }

@@ -1,5 +1,6 @@
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { ERRORS, TesseraError } from '../errors/errors';
+import { CounterTally, HistogramTally, type CounterCell, type HistogramCell } from './tallies';
 import type { SandboxEvents, SandboxPool, SandboxStats } from '../sandbox/sandbox-pool';
 
 /** One registry's metrics as prom-client hands them over (`getMetricsAsJSON`): what front threads exchange. */
@@ -23,32 +24,30 @@ export interface PublishedVersion {
 export class RegistryMetrics {
   readonly registry = new Registry();
 
-  readonly #httpRequests = new Counter({
+  readonly #httpRequests = new CounterTally({
     name: 'tessera_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status code.',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
   });
 
-  readonly #httpSeconds = new Histogram({
+  readonly #httpSeconds = new HistogramTally({
     name: 'tessera_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method and route pattern.',
-    labelNames: ['method', 'route'] as const,
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
 
-  readonly #renders = new Counter({
+  readonly #renders = new CounterTally({
     name: 'tessera_renders_total',
     help: 'Executions of a component version in the sandbox, by outcome: ok or the error code.',
     labelNames: ['component', 'version', 'outcome'] as const,
     registers: [this.registry],
   });
 
-  readonly #executionSeconds = new Histogram({
+  readonly #executionSeconds = new HistogramTally({
     name: 'tessera_execution_duration_seconds',
     help: 'Time from handing an execution to the sandbox pool to its answer (queueing included), by component.',
-    labelNames: ['component'] as const,
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
@@ -85,6 +84,15 @@ export class RegistryMetrics {
     hostReplaced: (reason) => this.#hostRestarts.inc({ reason }),
     isolateLost: () => this.#isolatesLost.inc(),
   };
+
+  /** The cells of each published version's executions, found once per version object. */
+  readonly #cellsOf = new WeakMap<PublishedVersion, { seconds: HistogramCell; outcomes: Record<string, CounterCell> }>();
+
+  #executionCells(component: PublishedVersion): { seconds: HistogramCell; outcomes: Record<string, CounterCell> } {
+    let cells = this.#cellsOf.get(component);
+    if (cells === undefined) this.#cellsOf.set(component, (cells = { seconds: this.#executionSeconds.cell({ component: component.name }), outcomes: Object.create(null) }));
+    return cells;
+  }
 
   /** The metrics of the registry's other front threads, when it has some. */
   #others: (() => Promise<MetricsJson[]>) | undefined;
@@ -146,9 +154,15 @@ export class RegistryMetrics {
     }
   }
 
-  httpRequest(method: string, route: string, status: number, seconds: number): void {
-    this.#httpRequests.inc({ method, route, status: String(status) });
-    this.#httpSeconds.observe({ method, route }, seconds);
+  /** Counts and times the answers of one route pattern (or `unmatched`): `record(method, status, seconds)`. */
+  httpRoute(route: string): (method: string, status: number, seconds: number) => void {
+    const byMethod: Record<string, { seconds: HistogramCell; byStatus: Record<number, CounterCell> }> = Object.create(null);
+    return (method, status, seconds) => {
+      let cells = byMethod[method];
+      if (cells === undefined) byMethod[method] = cells = { seconds: this.#httpSeconds.cell({ method, route }), byStatus: Object.create(null) };
+      (cells.byStatus[status] ??= this.#httpRequests.cell({ method, route, status: String(status) })).pending++;
+      this.#httpSeconds.observe(cells.seconds, seconds);
+    };
   }
 
   /** Times one execution of a published version and counts its outcome (the answer's error code, or ok). */
@@ -163,8 +177,9 @@ export class RegistryMetrics {
       if (error instanceof TesseraError) outcome = error.code;
       throw error;
     } finally {
-      this.#executionSeconds.observe({ component: component.name }, (performance.now() - started) / 1000);
-      this.#renders.inc({ component: component.name, version: component.version, outcome });
+      const cells = this.#executionCells(component);
+      this.#executionSeconds.observe(cells.seconds, (performance.now() - started) / 1000);
+      (cells.outcomes[outcome] ??= this.#renders.cell({ component: component.name, version: component.version, outcome })).pending++;
       if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name });
       if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name });
     }
