@@ -1,32 +1,41 @@
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { DEMO, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { fixture, request, startRegistry, TWO_HOSTS, type StartedRegistry } from '../helpers/start-registry';
 import { hostsUp, warmIsolates } from './wait-for';
 
-/** Every host has reported its warm isolates since the renders: two heartbeats. */
+/** Every host has reported its warm isolates since they changed: two heartbeats. */
 const REPORTED_MS = 1200;
+/** Long enough for the checks below to run while every execution is still under way. */
+const LIMIT_MS = 4000;
 
-/** `count` renders of hello-world asked for at once; answers their statuses. */
-async function rendersAtOnce(url: string, count: number): Promise<number[]> {
-  const answers = await Promise.all(Array.from({ length: count }, (_, i) => request(`${url}hello-world?name=Ada${i}`)));
-  return answers.map((answer) => answer.status);
+/**
+ * `count` executions of a component that never answers, under way at once until their time limit:
+ * however busy the machine, none ends before `check` has run. Answers their bodies' codes, once ended.
+ */
+async function underWayAtOnce(t: Parameters<typeof startRegistry>[0], count: number, check: (started: StartedRegistry) => Promise<void>): Promise<string[]> {
+  const started = await startRegistry(t, [fixture('hostile-never-settles')], (config) => {
+    TWO_HOSTS(config);
+    config.limits.executionTimeoutMs = LIMIT_MS;
+  });
+  await hostsUp(started.registry, 2);
+  const answers = Array.from({ length: count }, () => request(`${started.url}hostile-never-settles`));
+  await check(started);
+  return (await Promise.all(answers)).map((answer) => answer.body.code as string);
 }
 
-t.test('a component asked for by fewer than 32 requests at once runs, and stays warm, on its home host only', async (t) => {
-  const { registry, url } = await startRegistry(t, [path.join(DEMO, 'hello-world')], TWO_HOSTS);
-  await hostsUp(registry, 2);
-  // All 24 are under way while the home host builds the component's context: none is sent elsewhere.
-  t.same(await rendersAtOnce(url, 24), Array(24).fill(200));
-  await warmIsolates(registry, 1);
-  await sleep(REPORTED_MS);
-  t.equal(registry.pool.stats().warmIsolates, 1, 'one warm isolate: the other host never built the component');
+t.test('a component with fewer than 32 executions under way runs on its home host only', async (t) => {
+  const codes = await underWayAtOnce(t, 24, async ({ registry }) => {
+    await warmIsolates(registry, 1);
+    await sleep(REPORTED_MS);
+    t.equal(registry.pool.stats().warmIsolates, 1, 'one warm isolate: the other host never built the component');
+  });
+  t.same(codes, Array(24).fill('EXECUTION_TIMEOUT'));
 });
 
 t.test('past 32 executions of a component under way on its home host, the next go to another host', async (t) => {
-  const { registry, url } = await startRegistry(t, [path.join(DEMO, 'hello-world')], TWO_HOSTS);
-  await hostsUp(registry, 2);
-  t.same(await rendersAtOnce(url, 48), Array(48).fill(200));
-  await warmIsolates(registry, 2);
-  t.equal(registry.pool.stats().warmIsolates, 2, 'warm on both hosts');
+  const codes = await underWayAtOnce(t, 48, async ({ registry }) => {
+    await warmIsolates(registry, 2);
+    t.equal(registry.pool.stats().warmIsolates, 2, 'built on both hosts');
+  });
+  t.same(codes, Array(48).fill('EXECUTION_TIMEOUT'));
 });
