@@ -98,8 +98,13 @@ export class HistogramTally {
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 
+  /** Zeroes every label set; callers keep their cells, which stay the registered ones. */
   reset(): void {
-    this.#cells.clear();
+    for (const cell of this.#cells.values()) {
+      cell.counts.fill(0);
+      cell.sum = 0;
+      cell.count = 0;
+    }
   }
 }
 

@@ -74,3 +74,14 @@ t.test('equal label sets share one cell, whoever asks for it', async (t) => {
   const histogram = new HistogramTally({ name: 'h', help: 'H.', buckets: BUCKETS, registers: [registry] });
   t.equal(histogram.cell({ a: 'x' }), histogram.cell({ a: 'x' }));
 });
+
+t.test('a registry reset zeroes a histogram tally, whose cells keep counting for the registry', async (t) => {
+  const registry = new Registry();
+  const histogram = new HistogramTally({ name: 'h', help: 'H.', buckets: BUCKETS, registers: [registry] });
+  const cell = histogram.cell({ component: 'x' });
+  histogram.observe(cell, 0.5);
+  registry.resetMetrics();
+  t.match(await registry.metrics(), 'h_count{component="x"} 0');
+  histogram.observe(cell, 0.5);
+  t.match(await registry.metrics(), 'h_count{component="x"} 1');
+});
