@@ -18,7 +18,7 @@ const RESTART_PAUSE_MS = 1000;
 /**
  * Executions of one component on its home host past which the next go to another host (a hot
  * component). Kept on one host, a component's executions share frames and calls into its isolate,
- * and fewer hosts wake: at 32 rather than 4, rendered GETs, batches and nested renders took 10–12 %
+ * and fewer hosts wake: at 32 rather than 4, rendered GETs, batches and nested renders took 8–12 %
  * less CPU each (bench/README.md); a component whose isolate is busy without a break spreads earlier.
  */
 const SPREAD_AT = 32;
@@ -133,11 +133,12 @@ const betterFor = (component: string, host: SandboxHost, than: SandboxHost): boo
 const socketAddress = (folder: string, serial: number): string =>
   process.platform === 'win32' ? `\\\\.\\pipe\\${path.basename(folder)}-h${serial}` : path.join(folder, `h${serial}.sock`);
 
-const hashOf = (key: string): number => {
+/** The slot of a component's home host among `slots`: the same for every front thread (FNV-1a of its name). */
+export function homeSlot(component: string, slots: number): number {
   let hash = 2166136261;
-  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 16777619);
-  return hash >>> 0;
-};
+  for (let index = 0; index < component.length; index++) hash = Math.imul(hash ^ component.charCodeAt(index), 16777619);
+  return (hash >>> 0) % slots;
+}
 
 /**
  * The front's handle on the sandbox host processes (workers/sandbox-host.ts). It admits executions
@@ -309,7 +310,7 @@ export class SandboxPool {
       const host = slots[own % slots.length];
       if (host?.state === 'ready' && !host.busyWith(component)) return host;
     }
-    const home = hashOf(component) % slots.length;
+    const home = homeSlot(component, slots.length);
     let best: SandboxHost | undefined;
     for (let step = 0; step < slots.length; step++) {
       const host = slots[(home + step) % slots.length]!;
