@@ -10,9 +10,13 @@ t.test('array buffers past the memory limit answer 500 MEMORY_LIMIT_EXCEEDED; re
   });
   await bystanderRenders(t, started, 'Warm', 'the hosts are up');
   const rssBefore = hostsResidentBytes(started.registry);
+  const refused = { code: 'MEMORY_LIMIT_EXCEEDED', error: 'The component passed its sandbox memory limit.', name: 'hostile-memory-buffers', requestVersion: '' };
+  // The allocator refuses the buffer past the limit; if V8 collects first and finds the isolate over
+  // its limit with the buffers still held, isolated-vm discards it instead (seen once in seven full runs of the suite).
   const elapsed = await hostileBesideBystander(t, started, 'hostile-memory-buffers', {
     status: 500,
-    body: { code: 'MEMORY_LIMIT_EXCEEDED', error: 'The component passed its sandbox memory limit.', name: 'hostile-memory-buffers', requestVersion: '' },
+    body: refused,
+    orBody: { ...refused, error: 'The component passed its sandbox memory limit; its sandbox was discarded.' },
   });
   t.ok(elapsed < 3000, `refused when the buffers reached the limit, not at the time limit (${Math.round(elapsed)} ms)`);
   await hostileBesideBystander(t, started, 'hostile-memory-buffers?kind=resizable', {
