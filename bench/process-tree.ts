@@ -16,6 +16,18 @@ async function statusField(pid: number, field: 'VmRSS' | 'Threads'): Promise<num
   return value === undefined ? 0 : Number(value) * (field === 'VmRSS' ? 1024 : 1);
 }
 
+/** Resident and proportional memory of each process of a tree, the root first (its sandbox hosts after). */
+export async function processTreeMemory(pid: number): Promise<{ pid: number; rssBytes: number; pssBytes: number }[]> {
+  return Promise.all(
+    (await treeOf(pid)).map(async (p) => {
+      // Pss counts a page shared by several processes (the Node.js binary's) as a share of each.
+      const rollup = await readFile(`/proc/${p}/smaps_rollup`, 'utf8').catch(() => '');
+      const pss = /^Pss:\s+(\d+)/m.exec(rollup)?.[1];
+      return { pid: p, rssBytes: await statusField(p, 'VmRSS'), pssBytes: pss === undefined ? 0 : Number(pss) * 1024 };
+    }),
+  );
+}
+
 /** Resident memory and threads of a process with its sandbox hosts (every descendant), summed. */
 export async function processTreeUsage(pid: number): Promise<{ rssBytes: number; threads: number; processes: number }> {
   const pids = await treeOf(pid);
