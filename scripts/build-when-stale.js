@@ -1,5 +1,6 @@
-// `npm start` runs this first: it builds only when a source changed since the last build, so a
-// second start does not pay for a compile (`npm run build` always builds from scratch).
+// `npm ci` (its `prepare` step), `npm start` and `npm test` run this first: it builds only when a
+// source changed since the last build, so that a start right after `npm ci`, a second start, or the
+// tests after an install, do not pay for a compile (`npm run build` always builds from scratch).
 const { spawnSync } = require('node:child_process');
 const { readdirSync, statSync } = require('node:fs');
 const path = require('node:path');
@@ -19,6 +20,9 @@ function newest(file) {
   for (const entry of readdirSync(file)) if (entry !== 'node_modules') latest = Math.max(latest, newest(path.join(file, entry)));
   return latest;
 }
+
+// An install before the sources are there (a Docker layer of package.json alone) has nothing to build.
+if (!statSync(path.join(root, 'src'), { throwIfNoEntry: false })) process.exit(0);
 
 const built = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 if (SOURCES.some((source) => newest(path.join(root, source)) > built)) {
