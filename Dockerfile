@@ -4,6 +4,8 @@ WORKDIR /app
 # isolated-vm ships prebuilt binaries for linux-x64; the toolchain is there for other platforms.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci runs the build-when-stale step (`prepare`), which builds nothing before the sources are copied.
+COPY scripts ./scripts
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -45,6 +45,8 @@ t.test('docker-compose.yml: three replicas, an S3 store, HAProxy checking /ready
   const dockerfile = read('Dockerfile');
   t.match(dockerfile, /^USER node$/m, 'the image runs as a non-root user');
   t.match(dockerfile, /^HEALTHCHECK .*\n.*\/readyz/m);
+  // npm ci runs scripts/build-when-stale.js (`prepare`): the layer that installs must hold it.
+  t.match(dockerfile, /^COPY scripts \.\/scripts\nRUN npm ci$/m, 'the install layer holds the script npm ci runs');
 
   const compose2 = ['docker compose', 'docker-compose'].find((command) => spawnSync('sh', ['-c', `${command} version`], { stdio: 'ignore' }).status === 0);
   if (compose2) {
