@@ -18,9 +18,11 @@ interface Comparison {
   target: number;
   /** A check of the answer's text besides its status; undefined when it is right. */
   problem?: (text: string) => string | undefined;
+  /** Connections of the load, when not the run's (`--connections`). */
+  connections?: number;
 }
 
-const COMPARISONS: Comparison[] = [
+const AT_RUN_CONNECTIONS: Comparison[] = [
   { scenario: 'oc-render', request: { method: 'GET', path: 'hello-world?name=Ada' }, target: 8 },
   {
     scenario: 'oc-batch-5',
@@ -29,9 +31,18 @@ const COMPARISONS: Comparison[] = [
     problem: (text) => batchProblem(NAMES.length, text),
   },
 ];
+/**
+ * wrk's own default of 10 connections: fewer requests share each hand-off between the front, a
+ * sandbox host and an isolate's thread, so each costs the registry more (bench/README.md).
+ */
+const FEW_CONNECTIONS = 10;
+const COMPARISONS: Comparison[] = [
+  ...AT_RUN_CONNECTIONS,
+  ...AT_RUN_CONNECTIONS.map((comparison) => ({ ...comparison, scenario: `${comparison.scenario}, ${FEW_CONNECTIONS} connections`, connections: FEW_CONNECTIONS })),
+];
 
 const note = (compilerVersion?: string) =>
-  `against-oc: Tessera against an OC ${OC_VERSION} registry: the \`oc\` package (installed by npm on first use, outside the project) in production mode over a small file-system storage adapter, in its own process, serving \`bench/oc-components/hello-world\` (the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` with oc-template-es6-compiler ${compilerVersion}` : ''}). oc-render: \`GET /hello-world?name=Ada\`; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}); ratio = Tessera's req/s over OC's. OC answers an es6 component with the script that renders it in the browser, not with its markup (its renderer for oc-template-es6 does not run the view on the server); Tessera answers the markup.`;
+  `against-oc: Tessera against an OC ${OC_VERSION} registry: the \`oc\` package (installed by npm on first use, outside the project) in production mode over a small file-system storage adapter, in its own process, serving \`bench/oc-components/hello-world\` (the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` with oc-template-es6-compiler ${compilerVersion}` : ''}). oc-render: \`GET /hello-world?name=Ada\`; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}); each again with ${FEW_CONNECTIONS} connections (wrk's default); ratio = Tessera's req/s over OC's. OC answers an es6 component with the script that renders it in the browser, not with its markup (its renderer for oc-template-es6 does not run the view on the server); Tessera answers the markup.`;
 
 /** Why one of the servers does not answer the comparison's request as expected; undefined when both do. */
 async function answerProblem(comparison: Comparison, servers: { name: string; url: string }[]): Promise<string | undefined> {
@@ -50,7 +61,7 @@ async function compareWithOc(settings: BenchSettings, comparison: Comparison, te
     { name: 'OC', url: oc.url },
   ]);
   if (problem) return { scenario, skipped: problem };
-  const { subject, reference, roundRatios } = await compareInRounds(settings, tessera, oc, request);
+  const { subject, reference, roundRatios } = await compareInRounds({ ...settings, connections: comparison.connections ?? settings.connections }, tessera, oc, request);
   return { scenario, result: subject, reference: { label: OC_LABEL, result: reference, roundRatios }, target };
 }
 
