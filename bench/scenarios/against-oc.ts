@@ -33,7 +33,7 @@ const AT_RUN_CONNECTIONS: Comparison[] = [
 ];
 /**
  * wrk's own default of 10 connections: fewer requests share each hand-off between the front, a
- * sandbox host and an isolate's thread, so each costs the registry more (bench/README.md).
+ * sandbox host and an isolate's thread, so each costs the registry more (bench/FINDINGS.md).
  */
 const FEW_CONNECTIONS = 10;
 const COMPARISONS: Comparison[] = [

@@ -19,7 +19,7 @@ const RESTART_PAUSE_MS = 1000;
  * Executions of one component on its home host past which the next go to another host (a hot
  * component). Kept on one host, a component's executions share frames and calls into its isolate,
  * and fewer hosts wake: at 32 rather than 4, rendered GETs, batches and nested renders took 8–12 %
- * less CPU each (bench/README.md); a component whose isolate is busy without a break spreads earlier.
+ * less CPU each (bench/FINDINGS.md); a component whose isolate is busy without a break spreads earlier.
  */
 const SPREAD_AT = 32;
 /** Lost isolates of one version, within the window, that quarantine it, and for how long. */
