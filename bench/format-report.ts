@@ -25,7 +25,8 @@ export function describeMachine(): Machine {
 
 const integer = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(n < 10 ? 1 : 0);
-const megabytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+/** Bytes as mebibytes with one decimal (the unit written after it). */
+export const megabytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 /** CPU microseconds per answered request: the server process's own, and its sandbox hosts' apart when it has any. */
 function cpuPerRequest(result: LoadResult): string {

@@ -1,4 +1,5 @@
 import { benchComponent, demoComponent, generateVersions, packageInto, temporaryFolder } from '../bench-storage';
+import { megabytes } from '../format-report';
 import { processTreeUsage } from '../process-tree';
 import { probe, startRegistryServer, type Scenario } from '../scenario';
 
@@ -7,7 +8,6 @@ const SETTLE_MS = 2000;
 const BYSTANDER = 'hello-world?name=Ada';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-const megabytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 /**
  * 100 requests in a row that each make V8 lose an isolate (100 versions of one component, so that no
