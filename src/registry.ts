@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
+import { tenantOf } from './catalog/tenant-of';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
 import { assertPortIsFree } from './front/port-is-free';
@@ -96,6 +97,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       warmIsolateBytes: config.limits.warmIsolateMbPerHost * 1024 * 1024,
       maxNestedBatch: config.limits.maxBatchSize,
       maxNestedRenders: config.limits.maxExecutionsPerRequest,
+      hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     },
     hosts: config.limits.sandboxHosts,
     sharing,
@@ -106,6 +108,8 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     maxConcurrentPerComponent: Math.ceil(config.limits.maxConcurrentPerComponent / fronts),
     hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     bridge: (request) => bridge(request),
+    weightOf: (tenant) => config.tenants.weights[tenant] ?? 1,
+    tenantOf: (component) => tenantOf(catalog.latest(component), config.tenants.default),
     events: metrics.sandboxEvents,
     // Through the registry's log once it exists; a host can write before that (a failed start).
     logHostOutput: (pid, text) => logHostOutput(pid, text),

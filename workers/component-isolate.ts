@@ -1,6 +1,7 @@
 import ivm from 'isolated-vm';
 import { hardenIntrinsics } from './harden-intrinsics';
 import { installPrelude, MESSAGE_ANSWERED, MESSAGE_CALL, type PreludeLimits } from './isolate-prelude';
+import { latestRss, WATCH_EVERY_MS, type WatchedIsolate } from './memory-watchdog';
 import { IdTable } from '../src/sandbox/id-table';
 import { MAX_BRIDGE_PAYLOAD_CHARS, type BridgeOp, type ComponentCode, type SandboxLimits } from '../src/sandbox/protocol';
 
@@ -10,7 +11,7 @@ export type BridgeForwarder = (execution: number, op: BridgeOp, payload: string)
 type DisposeReason = 'timeout' | 'memory' | 'evicted' | 'cancelled' | 'ran-while-idle';
 
 const failure = (code: string, message: string): string => JSON.stringify({ ok: false, code, message });
-const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
+export const TIMEOUT_FAILURE = failure('EXECUTION_TIMEOUT', 'The component passed its execution time limit.');
 const MEMORY_FAILURE = failure('MEMORY_LIMIT_EXCEEDED', 'The component passed its sandbox memory limit; its sandbox was discarded.');
 const RECYCLED_FAILURE = failure('SANDBOX_CRASHED', 'The sandbox running the component was recycled during the execution.');
 /** What the executions of an isolate disposed for each reason are answered. */
@@ -42,6 +43,8 @@ export const CANCELLED = 'cancelled';
 
 /** How long a disposed isolate's running script has to stop before the isolate counts as lost. */
 const STOP_WAIT_MS = 1000;
+/** The same, for an isolate stopped for its memory: it grows while it runs, so it gets less. */
+const MEMORY_STOP_WAIT_MS = 100;
 /** How long a cancelled execution that is still running gets to finish before its isolate goes. */
 const CANCEL_GRACE_MS = 50;
 /** CPU time an isolate may spend between two idle checks without any execution in it (GC and settling). */
@@ -66,6 +69,8 @@ interface VersionContext {
   pending: Array<[number, string]>;
   /** Answers to bridge calls of its executions, for the next entry: `[call id, answer JSON]`. */
   callAnswers: Array<[number, string]>;
+  /** The executions those answers resume (ENDED answers resume none). */
+  resuming: number[];
   /** The longest time limit among them. */
   pendingTimeoutMs: number;
   /** Dropped from the warm set: its context goes once its executions end. */
@@ -77,11 +82,17 @@ interface Execution {
   readonly version: VersionContext;
   /** Resolvers of its bridge calls still waiting on the front; answered ENDED when it ends. */
   readonly calls: Set<(answer: string) => void>;
-  readonly timer: NodeJS.Timeout;
+  /** Flags its synchronous calls (plugins) sleep on: raised when it ends, so its thread never sleeps on. */
+  readonly sleeping: Set<SharedArrayBuffer>;
+  /** Its time limit: its own full limit (it then discards the isolate) or its caller's shorter budget. */
+  timer: NodeJS.Timeout;
   readonly finish: (answer: string) => void;
+  /** Its caller has been answered (cancelled, or its caller's budget passed): nothing more is sent for it. */
   cancelled: boolean;
   /** Its answer was delivered (and is held until its task ends): nothing may resume it any more. */
   answered: boolean;
+  /** Calls into the isolate that started or resumed it and have not settled: while any has not, its code may be running. */
+  tasks: number;
 }
 
 /** Resolves `fallback()` after `ms` unless `promise` settles first; the timer never outlives the race. */
@@ -114,7 +125,7 @@ async function within<T>(promise: Promise<T>, ms: number, fallback: () => T): Pr
  * version that arrive in one event-loop turn enter together, in one call. A breached limit disposes
  * the whole isolate; the next request builds anew.
  */
-export class ComponentIsolate {
+export class ComponentIsolate implements WatchedIsolate {
   readonly #isolate: ivm.Isolate;
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
@@ -130,6 +141,8 @@ export class ComponentIsolate {
   #calls = 0;
   /** Since when (performance.now()) calls into the isolate have been under way without a break. */
   #busySince: number | undefined;
+  /** The host's resident memory when that began. */
+  #busyFromRss = 0;
   /**
    * Answers delivered from inside, held until the task that produced them has ended: code that runs
    * on after its execution answered (a microtask flood, a loop queued behind the answer) keeps the
@@ -173,6 +186,7 @@ export class ComponentIsolate {
       runMany: undefined,
       pending: [],
       callAnswers: [],
+      resuming: [],
       pendingTimeoutMs: 0,
       retired: false,
     };
@@ -251,13 +265,19 @@ export class ComponentIsolate {
       finish(RECYCLED_FAILURE);
       return;
     }
+    // Only an execution's own full limit, passed, discards the isolate; one that came with less (its
+    // caller's budget was nearly spent, or building the version took part of it) is answered at its
+    // deadline and the isolate, other visitors' work, is kept (decisions §13).
+    const ownLimit = timeoutMs >= this.#limits.timeoutMs;
     this.#executions.set(id, {
       version,
       calls: new Set(),
-      timer: setTimeout(() => this.dispose('timeout'), bounded(timeoutMs)),
+      sleeping: new Set(),
+      timer: setTimeout(() => (ownLimit ? this.dispose('timeout') : this.#expire(id)), bounded(timeoutMs)),
       finish,
       cancelled: false,
       answered: false,
+      tasks: 0,
     });
     version.pending.push([id, inputJson]);
     version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
@@ -276,8 +296,10 @@ export class ComponentIsolate {
     this.#flushScheduled = false;
     for (const version of this.#versions.values()) {
       const callAnswers = version.callAnswers;
+      const resuming = version.resuming;
       if (version.pending.length === 0 && callAnswers.length === 0) continue;
       version.callAnswers = [];
+      version.resuming = [];
       // Answers alone wait for nothing in a disposed isolate: its executions were all answered.
       if (version.pending.length === 0 && this.#isolate.isDisposed) continue;
       const batch: Array<[number, string]> = [];
@@ -290,7 +312,7 @@ export class ComponentIsolate {
       const timeoutMs = version.pendingTimeoutMs || this.#limits.timeoutMs;
       version.pending = [];
       version.pendingTimeoutMs = 0;
-      if (batch.length > 0 || callAnswers.length > 0) this.#enter(version, batch, timeoutMs, callAnswers);
+      if (batch.length > 0 || callAnswers.length > 0) this.#enter(version, batch, timeoutMs, callAnswers, resuming);
     }
   };
 
@@ -298,7 +320,7 @@ export class ComponentIsolate {
    * Starts a batch of executions in the version's context, after answering calls of earlier ones
    * (resuming them); an entry with neither is a probe: it only waits its turn.
    */
-  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number, callAnswers: Array<[number, string]> = []): void {
+  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number, callAnswers: Array<[number, string]> = [], resuming: number[] = []): void {
     if (this.#isolate.isDisposed) {
       // Disposed already (by us, or by isolated-vm past its memory limit): whatever waits to run in
       // it is answered; the reason of our own dispose, if any, stands.
@@ -306,10 +328,21 @@ export class ComponentIsolate {
       return;
     }
     if (version.runMany === undefined) return;
-    if (this.#calls++ === 0) this.#busySince = performance.now();
+    if (this.#calls++ === 0) {
+      this.#busySince = performance.now();
+      this.#busyFromRss = latestRss();
+    }
+    const running: Execution[] = [];
+    for (const id of batch.length === 0 ? resuming : [...batch.map(([id]) => id), ...resuming]) {
+      const execution = this.#executions.get(id);
+      if (execution) {
+        execution.tasks++;
+        running.push(execution);
+      }
+    }
     version.runMany.apply(undefined, [batch, callAnswers], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
-      () => this.#taskEnded(batch, undefined),
-      (error: unknown) => this.#taskEnded(batch, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined))),
+      () => this.#taskEnded(batch, running, undefined),
+      (error: unknown) => this.#taskEnded(batch, running, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined))),
     );
   }
 
@@ -318,8 +351,9 @@ export class ComponentIsolate {
    * (an isolate runs one at a time). The answers held so far stand, unless that task failed (a
    * limit stopped it): then they, and the batch's executions, get the failure.
    */
-  #taskEnded(batch: Array<[number, string]>, failed: string | undefined): void {
+  #taskEnded(batch: Array<[number, string]>, running: Execution[], failed: string | undefined): void {
     if (--this.#calls === 0) this.#busySince = undefined;
+    for (const execution of running) execution.tasks--;
     const held = this.#held;
     this.#held = [];
     for (const [id, answer] of held) {
@@ -387,6 +421,7 @@ export class ComponentIsolate {
     const answerCall = (answer: string) => {
       if (this.#versions.get(version.key) !== version) return; // its context is gone
       version.callAnswers.push([callId, answer]);
+      if (answer !== ENDED && typeof id === 'number') version.resuming.push(id);
       this.#scheduleFlush();
     };
     if (typeof id !== 'number' || typeof payload !== 'string' || op !== 'render') {
@@ -405,6 +440,7 @@ export class ComponentIsolate {
     this.#executions.delete(id);
     clearTimeout(execution.timer);
     this.#syncAnswers.delete(id);
+    this.#wake(execution);
     for (const resolve of execution.calls) resolve(ENDED);
     execution.calls.clear();
     if (answer.startsWith(MEMORY_ANSWER_PREFIX) || answer.endsWith(RECYCLE_SUFFIX)) this.#retire();
@@ -417,24 +453,58 @@ export class ComponentIsolate {
   }
 
   /**
-   * The execution's root request was answered. Its bridge calls end (it never resumes from them); if
-   * it is still running code, and nothing else live shares the isolate, the isolate goes after a
-   * short grace, so no tenant code outlives its request.
+   * The execution's root request was answered. Its time limit is cleared, a plugin call it sleeps
+   * on wakes, and its bridge calls end (it never resumes from them); if it is still running code,
+   * and nothing else live shares the isolate, the isolate goes after a short grace, so no tenant
+   * code outlives its request; with live neighbours it runs on only until its call's own time limit.
    */
   cancel(id: number): void {
     const execution = this.#executions.get(id);
     if (!execution || execution.cancelled) return;
     execution.cancelled = true;
     execution.finish(CANCELLED);
-    if (execution.calls.size > 0) {
+    this.#wake(execution);
+    if (execution.calls.size > 0 || execution.tasks === 0) {
       this.#end(id, execution, CANCELLED);
       return;
     }
-    setTimeout(() => {
+    clearTimeout(execution.timer);
+    execution.timer = setTimeout(() => {
       if (this.#executions.get(id) !== execution) return;
       for (const other of this.#executions.values()) if (!other.cancelled) return;
       this.dispose('cancelled');
     }, CANCEL_GRACE_MS).unref();
+  }
+
+  /**
+   * The execution's deadline passed before its own full limit (its caller's budget was short): its
+   * caller gets EXECUTION_TIMEOUT now. Code of it still running stays within its call's own time
+   * limit, which stops it without discarding the isolate; only if it still runs at its own full
+   * limit does the isolate go.
+   */
+  #expire(id: number): void {
+    const execution = this.#executions.get(id);
+    if (!execution || execution.cancelled) return;
+    execution.cancelled = true;
+    execution.finish(TIMEOUT_FAILURE);
+    this.#wake(execution);
+    for (const resolve of execution.calls) resolve(ENDED);
+    execution.calls.clear();
+    if (execution.tasks === 0) {
+      this.#end(id, execution, TIMEOUT_FAILURE);
+      return;
+    }
+    execution.timer = setTimeout(() => {
+      if (this.#executions.get(id) !== execution) return;
+      if (execution.tasks > 0) this.dispose('timeout');
+      else this.#end(id, execution, TIMEOUT_FAILURE);
+    }, bounded(this.#limits.timeoutMs));
+  }
+
+  /** Wakes the plugin calls the execution sleeps on: each finds its answer gone and gets ENDED. */
+  #wake(execution: Execution): void {
+    for (const signal of execution.sleeping) raiseFlag(signal);
+    execution.sleeping.clear();
   }
 
   /**
@@ -449,24 +519,22 @@ export class ComponentIsolate {
     // An execution id of another version of the component names nothing this context may act for.
     const own = execution !== undefined && execution.version === version ? execution : undefined;
     if (op === 'plugin-answer') {
-      const answer = own ? this.#syncAnswers.get(id) : undefined;
+      const answer = own && !own.cancelled ? this.#syncAnswers.get(id) : undefined;
       if (own) this.#syncAnswers.delete(id);
       return answer ?? ENDED;
     }
     if (!(signal instanceof SharedArrayBuffer)) return failure('GENERIC_ERROR', 'A bridge call was malformed.');
     const refusal = own === undefined || own.cancelled || own.answered ? ENDED : this.#refusal(version, op, payload);
-    const raise = () => {
-      const flag = new Int32Array(signal);
-      Atomics.store(flag, 0, 1);
-      Atomics.notify(flag, 0);
-    };
+    const raise = () => raiseFlag(signal);
     if (refusal !== undefined) {
       // A refused call wakes at once; one of an ended execution finds nothing to fetch and gets ENDED.
       if (own !== undefined) this.#syncAnswers.set(id, refusal);
       raise();
     } else {
+      // Woken by the answer, or at once when the execution ends or is cancelled first (#wake).
+      own!.sleeping.add(signal);
       void this.#call(id, own!, op as BridgeOp, payload).then((answer) => {
-        if (this.#executions.get(id) !== own) return; // it ended (timed out) while the front worked
+        if (!own!.sleeping.delete(signal)) return; // woken already: it ended or was cancelled while the front worked
         this.#syncAnswers.set(id, answer);
         raise();
       });
@@ -508,6 +576,20 @@ export class ComponentIsolate {
     this.#idleCpu = cpu;
     if (ranWhileIdle) this.dispose('ran-while-idle');
     return ranWhileIdle;
+  }
+
+  /**
+   * Stops the isolate when it has been running for two readings or more without a break while the
+   * host's resident memory grew by more than `growthBytes` (twice its memory limit): memory taken
+   * inside a built-in, which its heap limit does not stop. Its executions are answered
+   * MEMORY_LIMIT_EXCEEDED at once; a built-in that does not stop within MEMORY_STOP_WAIT_MS makes the
+   * isolate lost, and its host is recycled, which takes the memory back.
+   */
+  checkMemory(rss: number, now: number, growthBytes: number): boolean {
+    if (this.#busySince === undefined || this.#isolate.isDisposed || now - this.#busySince < 2 * WATCH_EVERY_MS) return false;
+    if (rss - this.#busyFromRss <= growthBytes) return false;
+    this.dispose('memory', MEMORY_STOP_WAIT_MS);
+    return true;
   }
 
   /** Heap bytes in use (external allocations included), without waiting long on a busy isolate. */
@@ -552,7 +634,7 @@ export class ComponentIsolate {
     if (this.#executions.size === 0) this.dispose('evicted');
   }
 
-  dispose(reason: DisposeReason): void {
+  dispose(reason: DisposeReason, stopWaitMs = STOP_WAIT_MS): void {
     this.#disposeReason ??= reason;
     this.#retiring = true;
     // isolated-vm disposes an isolate itself when it passes its memory limit: executions waiting on a
@@ -571,7 +653,7 @@ export class ComponentIsolate {
     if (this.#calls > 0) {
       setTimeout(() => {
         if (this.#calls > 0) this.#lose(running);
-      }, STOP_WAIT_MS).unref();
+      }, stopWaitMs).unref();
     }
   }
 
@@ -585,6 +667,13 @@ export class ComponentIsolate {
     for (const lost of this.#building) lost(MEMORY_FAILURE);
     this.#onLost([...new Set(running.length > 0 ? running : this.#versions.keys())]);
   }
+}
+
+/** Raises a flag an isolate's thread sleeps on (`Atomics.wait` in the prelude), waking it. */
+function raiseFlag(signal: SharedArrayBuffer): void {
+  const flag = new Int32Array(signal);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
 }
 
 function classify(error: unknown, disposeReason: DisposeReason | undefined): string {

@@ -13,7 +13,8 @@
  */
 import '../src/enable-compile-cache';
 import net from 'node:net';
-import { CANCELLED, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
+import { CANCELLED, TIMEOUT_FAILURE, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
+import { watchMemory } from './memory-watchdog';
 import { WarmIsolates } from './warm-isolates';
 import { framedSocket } from '../src/sandbox/framed-socket';
 import { IdTable } from '../src/sandbox/id-table';
@@ -37,6 +38,8 @@ interface Running {
   readonly front: Front;
   readonly id: number;
   isolate: ComponentIsolate | undefined;
+  /** While its version's context is built: its deadline, which counts from its arrival, building included. */
+  deadline: NodeJS.Timeout | undefined;
 }
 
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
@@ -65,7 +68,12 @@ const broadcast = (message: HostMessage): void => {
   for (const front of fronts) front.outbox.post(message);
 };
 
-const warm = new WarmIsolates(limits, forward, (keys) => broadcast({ t: 'isolate-lost', keys }));
+/** An isolate was lost here: V8 may still be running it, and only the end of this process takes its memory back. */
+let lostAnIsolate = false;
+const warm = new WarmIsolates(limits, forward, (keys) => {
+  lostAnIsolate = true;
+  broadcast({ t: 'isolate-lost', keys });
+});
 
 /** Runs one execution: at once when its version is warm, else once its context is built. */
 function execute(front: Front, message: ExecuteMessage): void {
@@ -76,27 +84,32 @@ function execute(front: Front, message: ExecuteMessage): void {
     return;
   }
   const local = nextExecution++;
-  const running: Running = { front, id: message.id, isolate: undefined };
+  const running: Running = { front, id: message.id, isolate: undefined, deadline: undefined };
   executions.set(local, running);
   front.executions.set(message.id, local);
   const isolate = warm.ready(message.key);
   if (isolate) {
-    run(local, running, isolate, message);
+    run(local, running, isolate, message, message.timeoutMs);
     return;
   }
+  // Its time limit counts from now, building its version included, as the front's deadline does:
+  // past it the execution is answered, and the build goes on for the executions that wait on it.
+  const arrived = performance.now();
+  running.deadline = setTimeout(() => finish(local, running, TIMEOUT_FAILURE), message.timeoutMs);
   void warm.get(message.component, message.key, message.code).then((built) => {
-    if (executions.get(local) !== running) return; // cancelled while its context was being built
+    if (executions.get(local) !== running) return; // cancelled, or past its deadline, while its context was being built
+    clearTimeout(running.deadline);
     if (built === undefined || typeof built === 'string') {
       finish(local, running, built ?? NEED_CODE);
       return;
     }
-    run(local, running, built, message);
+    run(local, running, built, message, message.timeoutMs - (performance.now() - arrived));
   });
 }
 
-function run(local: number, running: Running, isolate: ComponentIsolate, message: ExecuteMessage): void {
+function run(local: number, running: Running, isolate: ComponentIsolate, message: ExecuteMessage, timeoutMs: number): void {
   running.isolate = isolate;
-  isolate.execute(message.key, message.input, local, message.timeoutMs, (answer) => {
+  isolate.execute(message.key, message.input, local, timeoutMs, (answer) => {
     if (answer !== CANCELLED) finish(local, running, answer);
   });
 }
@@ -107,6 +120,7 @@ function finish(local: number, running: Running, answer: string): void {
 }
 
 function forget(local: number, running: Running): void {
+  clearTimeout(running.deadline);
   executions.delete(local);
   running.front.executions.delete(running.id);
 }
@@ -145,7 +159,7 @@ function receive(front: Front, batch: FrontMessage[]): void {
         break;
       }
       case 'ping':
-        front.outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss() });
+        front.outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss(), heaviest: warm.heaviest });
         break;
       case 'drain':
         if (front !== owner || draining) break;
@@ -194,6 +208,14 @@ setInterval(() => {
   warm.checkIdle();
   void warm.measure();
 }, HOUSEKEEPING_MS);
+
+// An isolate past twice its memory limit is stopped wherever its code is, built-ins included; a host
+// still running a lost isolate ends before it passes its own limit (its owner starts another).
+watchMemory(() => warm.isolates(), 2 * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
+  if (!lostAnIsolate) return;
+  process.stderr.write('The sandbox host ends: an isolate V8 could not stop holds memory past the host limit.\n');
+  process.kill(process.pid, 'SIGKILL');
+});
 
 let reportedBusy = '';
 setInterval(() => {

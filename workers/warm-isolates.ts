@@ -33,6 +33,7 @@ export class WarmIsolates {
   readonly #isolates = new Map<string, ComponentIsolate[]>();
   #heapBytes = 0;
   #count = 0;
+  #heaviest: string | undefined;
 
   constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
     this.#limits = limits;
@@ -95,6 +96,7 @@ export class WarmIsolates {
     const isolates = this.#usableIsolates();
     const heaps = await Promise.all(isolates.map((isolate) => isolate.heapBytes()));
     this.#heapBytes = heaps.reduce((sum, bytes) => sum + bytes, 0);
+    this.#heaviest = this.#heaviestOf(isolates, heaps);
     this.#count = [...this.#versions.values()].filter((warm) => warm.ready).length;
     if (this.#heapBytes <= this.#limits.warmIsolateBytes) return;
     // Each version is credited its share of its isolate's heap.
@@ -121,6 +123,27 @@ export class WarmIsolates {
   /** Disposes the isolates that ran code while no execution was in them. */
   checkIdle(): void {
     for (const isolate of this.#usableIsolates()) isolate.checkIdle();
+  }
+
+  /** The component whose isolates held the most heap at the last measure. */
+  get heaviest(): string | undefined {
+    return this.#heaviest;
+  }
+
+  #heaviestOf(isolates: ComponentIsolate[], heaps: number[]): string | undefined {
+    const byComponent = new Map<ComponentIsolate, number>(isolates.map((isolate, index) => [isolate, heaps[index]!]));
+    let heaviest: string | undefined;
+    let most = -1;
+    for (const [component, own] of this.#isolates) {
+      const bytes = own.reduce((sum, isolate) => sum + (byComponent.get(isolate) ?? 0), 0);
+      if (bytes > most) [heaviest, most] = [component, bytes];
+    }
+    return heaviest;
+  }
+
+  /** Every isolate in use (for the memory watchdog: read every few milliseconds, so no copy is made). */
+  *isolates(): Iterable<ComponentIsolate> {
+    for (const isolates of this.#isolates.values()) yield* isolates;
   }
 
   /** Warm versions, at the last measure. */

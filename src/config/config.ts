@@ -40,6 +40,13 @@ export interface RegistryConfig {
   plugins: RegistryPlugin[];
   /** Who may publish what; with none configured, publishing is refused. */
   publishTokens: PublishToken[];
+  /** Tenants at run time (decisions §13): whose share of the sandbox each execution spends. */
+  tenants: {
+    /** The tenant of versions whose descriptor names no publisher (published before tenants were recorded). */
+    default: string;
+    /** Each tenant's weight in the sandbox's fair share; a tenant not listed weighs 1. */
+    weights: Record<string, number>;
+  };
   /** Seconds between storage polls for versions published by other replicas; 0 disables polling. */
   pollIntervalSeconds: number;
   /** Development mode: error bodies may carry stack traces. */
@@ -75,6 +82,10 @@ export interface RegistryConfig {
     hostMemoryMb: number;
     /** Executions one request from outside may run across all its nested renders. */
     maxExecutionsPerRequest: number;
+    /** Execution slots one request from outside may hold at once, its nested renders' included. */
+    maxSlotsPerRequest: number;
+    /** Bytes (characters) of nested answers one request from outside may pull through the front, in all. */
+    maxNestedBytesPerRequest: number;
     /** Deadline of one call to the storage (S3); past it the request fails with STORAGE_UNAVAILABLE. */
     storageTimeoutMs: number;
     /** On SIGTERM, how long the replica keeps serving after `/readyz` turned 503, so load balancers stop sending it requests. */
@@ -95,6 +106,7 @@ export function defaultConfig(): RegistryConfig {
     env: { name: 'local' },
     plugins: [formatPricePlugin],
     publishTokens: [],
+    tenants: { default: 'default', weights: {} },
     pollIntervalSeconds: 5,
     development: false,
     logRequests: false,
@@ -120,6 +132,8 @@ export function defaultConfig(): RegistryConfig {
       warmIsolateMbPerHost: 512,
       hostMemoryMb: 2048,
       maxExecutionsPerRequest: 100,
+      maxSlotsPerRequest: 64,
+      maxNestedBytesPerRequest: 20 * 1024 * 1024,
       storageTimeoutMs: 5000,
       drainDelayMs: 2000,
       drainTimeoutMs: 8000,

@@ -19,6 +19,7 @@ interface ConfigSettings {
   publishTokens?: PublishToken[];
   dependencyPolicy?: Partial<DependencyPolicy>;
   cors?: Partial<RegistryConfig['cors']>;
+  tenants?: Partial<RegistryConfig['tenants']>;
   limits?: Partial<RegistryConfig['limits']>;
 }
 
@@ -143,6 +144,7 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.publishTokens !== undefined) config.publishTokens = settings.publishTokens;
   if (settings.dependencyPolicy !== undefined) config.dependencyPolicy = { ...config.dependencyPolicy, ...settings.dependencyPolicy };
   if (settings.cors !== undefined) config.cors = { ...config.cors, ...settings.cors };
+  if (settings.tenants !== undefined) config.tenants = { ...config.tenants, ...settings.tenants };
   if (settings.limits !== undefined) config.limits = { ...config.limits, ...settings.limits };
   return settings.plugins === undefined ? undefined : path.resolve(relativeTo, settings.plugins);
 }
@@ -223,5 +225,5 @@ function snake(camel: string): string {
 
 /** A copy whose nested objects can be changed without touching the base (plugin functions are kept by reference). */
 function copyConfig(config: RegistryConfig): RegistryConfig {
-  return { ...config, env: { ...config.env }, plugins: [...config.plugins], publishTokens: [...config.publishTokens], limits: { ...config.limits } };
+  return { ...config, env: { ...config.env }, plugins: [...config.plugins], publishTokens: [...config.publishTokens], tenants: { ...config.tenants, weights: { ...config.tenants.weights } }, limits: { ...config.limits } };
 }

@@ -13,8 +13,8 @@ export const ERRORS = {
   EXECUTION_TIMEOUT: { status: 504, message: 'The component passed its execution time limit.' },
   MEMORY_LIMIT_EXCEEDED: { status: 500, message: 'The component passed its sandbox memory limit.' },
   SANDBOX_CRASHED: { status: 500, message: 'The sandbox running the component stopped unexpectedly; retry the request.' },
-  SANDBOX_QUARANTINED: { status: 503, message: 'This component version keeps losing its sandbox and is refused for a while.' },
-  REQUEST_BUDGET_EXCEEDED: { status: 500, message: 'The request ran more executions across its nested renders than one request may.' },
+  SANDBOX_QUARANTINED: { status: 503, message: "This component (or its tenant's components) keeps losing its sandbox and is refused for a while." },
+  REQUEST_BUDGET_EXCEEDED: { status: 500, message: 'The request spent more across its nested renders than one request may (executions, slots held at once, or bytes of nested answers).' },
   EXECUTION_CANCELLED: { status: 500, message: 'The execution was cancelled: the request it belonged to had already been answered.' },
   RENDER_ERROR: { status: 500, message: 'The component template failed to render.' },
   // 508 Loop Detected: past the limit is almost always a component rendering itself; retrying cannot help.

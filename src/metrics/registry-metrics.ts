@@ -15,6 +15,13 @@ export interface PublishedVersion {
   version: string;
 }
 
+/** Per version: its latency cell, its tenant, and its outcome cells as they are first used. */
+interface ExecutionCells {
+  seconds: HistogramCell;
+  tenant: string;
+  outcomes: Record<string, CounterCell>;
+}
+
 /**
  * The registry's metrics, in a prom-client `Registry` of its own (not the global default), so that
  * several registries in one process keep separate figures. Every label value is bounded: route
@@ -40,8 +47,8 @@ export class RegistryMetrics {
 
   readonly #renders = new CounterTally({
     name: 'tessera_renders_total',
-    help: 'Executions of a component version in the sandbox, by outcome: ok or the error code.',
-    labelNames: ['component', 'version', 'outcome'] as const,
+    help: 'Executions of a component version in the sandbox, by outcome: ok or the error code, and by the tenant that published it.',
+    labelNames: ['component', 'version', 'tenant', 'outcome'] as const,
     registers: [this.registry],
   });
 
@@ -54,15 +61,15 @@ export class RegistryMetrics {
 
   readonly #timeouts = new Counter({
     name: 'tessera_execution_timeouts_total',
-    help: 'Executions stopped by the execution time limit (EXECUTION_TIMEOUT), by component.',
-    labelNames: ['component'] as const,
+    help: 'Executions stopped by the execution time limit (EXECUTION_TIMEOUT), by component and tenant.',
+    labelNames: ['component', 'tenant'] as const,
     registers: [this.registry],
   });
 
   readonly #memoryKills = new Counter({
     name: 'tessera_memory_limit_kills_total',
-    help: 'Executions ended by the sandbox memory limit or refused for a result too large (MEMORY_LIMIT_EXCEEDED), by component.',
-    labelNames: ['component'] as const,
+    help: 'Executions ended by the sandbox memory limit or refused for a result too large (MEMORY_LIMIT_EXCEEDED), by component and tenant.',
+    labelNames: ['component', 'tenant'] as const,
     registers: [this.registry],
   });
 
@@ -75,22 +82,34 @@ export class RegistryMetrics {
 
   readonly #isolatesLost = new Counter({
     name: 'tessera_sandbox_isolates_lost_total',
-    help: 'Isolates V8 lost control of (a catastrophic out-of-memory); each costs its host a recycle, which frees the memory.',
+    help: 'Isolates V8 lost control of (a catastrophic out-of-memory, a built-in that could not be stopped), by the tenant of the component; each costs its host a recycle, which frees the memory.',
+    labelNames: ['tenant'] as const,
+    registers: [this.registry],
+  });
+
+  readonly #quarantines = new Counter({
+    name: 'tessera_sandbox_quarantines_total',
+    help: 'Quarantines started after repeated losses (lost isolates, overdue answers, host memory), by tenant and scope: component (all its versions) or tenant (all its components).',
+    labelNames: ['tenant', 'scope'] as const,
     registers: [this.registry],
   });
 
   /** Handed to the sandbox pool, which reports these as they happen. */
   readonly sandboxEvents: SandboxEvents = {
     hostReplaced: (reason) => this.#hostRestarts.inc({ reason }),
-    isolateLost: () => this.#isolatesLost.inc(),
+    isolateLost: (tenant) => this.#isolatesLost.inc({ tenant }),
+    quarantined: (tenant, scope) => this.#quarantines.inc({ tenant, scope }),
   };
 
   /** The cells of each published version's executions, found once per version object. */
-  readonly #cellsOf = new WeakMap<PublishedVersion, { seconds: HistogramCell; outcomes: Record<string, CounterCell> }>();
+  readonly #cellsOf = new WeakMap<PublishedVersion, ExecutionCells>();
 
-  #executionCells(component: PublishedVersion): { seconds: HistogramCell; outcomes: Record<string, CounterCell> } {
+  #executionCells(component: PublishedVersion, tenant: string): ExecutionCells {
     let cells = this.#cellsOf.get(component);
-    if (cells === undefined) this.#cellsOf.set(component, (cells = { seconds: this.#executionSeconds.cell({ component: component.name }), outcomes: Object.create(null) }));
+    if (cells === undefined) {
+      cells = { seconds: this.#executionSeconds.cell({ component: component.name }), tenant, outcomes: Object.create(null) };
+      this.#cellsOf.set(component, cells);
+    }
     return cells;
   }
 
@@ -165,23 +184,23 @@ export class RegistryMetrics {
     };
   }
 
-  /** Times one execution of a published version and counts its outcome (the answer's error code, or ok). */
-  async observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, execute: () => Promise<T>): Promise<T> {
+  /** Times one execution of a published version of `tenant`'s and counts its outcome (the answer's error code, or ok). */
+  async observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, tenant: string, execute: () => Promise<T>): Promise<T> {
     const started = performance.now();
     let outcome = 'GENERIC_ERROR';
     try {
       const answer = await execute();
-      outcome = answer.ok ? 'ok' : answer.code !== undefined && answer.code in ERRORS ? answer.code : 'GENERIC_ERROR';
+      outcome = answer.ok ? 'ok' : answer.code !== undefined && Object.hasOwn(ERRORS, answer.code) ? answer.code : 'GENERIC_ERROR';
       return answer;
     } catch (error) {
       if (error instanceof TesseraError) outcome = error.code;
       throw error;
     } finally {
-      const cells = this.#executionCells(component);
+      const cells = this.#executionCells(component, tenant);
       this.#executionSeconds.observe(cells.seconds, (performance.now() - started) / 1000);
-      (cells.outcomes[outcome] ??= this.#renders.cell({ component: component.name, version: component.version, outcome })).pending++;
-      if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name });
-      if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name });
+      (cells.outcomes[outcome] ??= this.#renders.cell({ component: component.name, version: component.version, tenant: cells.tenant, outcome })).pending++;
+      if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name, tenant: cells.tenant });
+      if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name, tenant: cells.tenant });
     }
   }
 }

@@ -6,6 +6,7 @@ import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
+import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
@@ -92,7 +93,11 @@ export class RenderPipeline {
    */
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
-    const budget = new RequestBudget(this.#config.limits.executionTimeoutMs, this.#config.limits.maxExecutionsPerRequest, request.requestId);
+    const limits = this.#config.limits;
+    const budget = new RequestBudget(
+      { timeoutMs: limits.executionTimeoutMs, maxExecutions: limits.maxExecutionsPerRequest, maxSlots: limits.maxSlotsPerRequest, maxNestedChars: limits.maxNestedBytesPerRequest },
+      request.requestId,
+    );
     request.onAbandoned?.(() => budget.close());
     try {
       return await this.#render(request, budget);
@@ -106,6 +111,9 @@ export class RenderPipeline {
       throw new TesseraError('NESTING_TOO_DEEP', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`);
     }
     const component = this.#catalog.resolve(request.name, request.version);
+    const tenant = tenantOf(component, this.#config.tenants.default);
+    // The request from outside is its root component's tenant's: every execution it causes spends that tenant's share.
+    budget.rootTenant ??= tenant;
     if (request.mode === 'info') {
       // Exactly OC's info answer (decisions §1).
       const body = { type: 'oc-component', version: component.version, requestVersion: request.version, name: component.name };
@@ -121,7 +129,7 @@ export class RenderPipeline {
       request = { ...request, mode: 'rendered' };
     }
     const staticPath = `${this.#config.staticBaseUrl ?? request.baseUrl}${component.name}/${component.version}/static/`;
-    const answer = await this.#execute(component, request, params, staticPath, budget);
+    const answer = await this.#execute(component, tenant, request, params, staticPath, budget);
     if (!answer.ok) throw componentError(component, answer);
 
     const href = buildHref(request.baseUrl, component.name, request.version, params);
@@ -165,7 +173,7 @@ export class RenderPipeline {
     }
   }
 
-  async #execute(component: ComponentVersion, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
+  async #execute(component: ComponentVersion, tenant: string, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
     const headers = request.headers;
     // Only what changes per request crosses per execution; the version's constants (name, env,
     // template types, plugins) are installed once in its context with its code.
@@ -182,13 +190,14 @@ export class RenderPipeline {
     const job = {
       key: component.sandboxKey,
       component: component.name,
+      tenant,
       plugins: component.descriptor.oc.plugins ?? [],
       loadCode: () => this.#codeOf(component),
       input,
       depth: request.depth,
       budget,
     };
-    return this.#metrics.observeExecution(component, async () => JSON.parse(await this.#pool.execute(job)) as SandboxAnswer);
+    return this.#metrics.observeExecution(component, tenant, async () => JSON.parse(await this.#pool.execute(job)) as SandboxAnswer);
   }
 
   /** The version's code with its constants, sent to a host that lacks its warm context. */

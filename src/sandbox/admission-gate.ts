@@ -4,22 +4,20 @@ import { TesseraError } from '../errors/errors';
 const WAITED_TOO_LONG = 'The registry is at capacity: no execution slot was free within the execution time limit; retry later.';
 
 /**
- * Bounds the executions running at once. Those from outside (depth 0) take one of `capacity` slots
- * or queue, up to a limit. Nested renders never queue: a parent holding a slot while it waits on its
- * children must not leave them waiting behind requests that wait for the parent's slot. They take a
- * slot at once, from the capacity plus a headroom kept for them, or fail with OVERLOADED.
+ * Bounds the executions running at once: each takes one of `capacity` slots, or queues up to a
+ * limit (an execution from outside), or fails at once with OVERLOADED (a nested render: a parent
+ * holding a slot while it waits on its children must not leave them waiting behind requests that
+ * wait for the parent's slot).
  */
 export class AdmissionGate {
   readonly #capacity: number;
   readonly #maxQueue: number;
-  readonly #nestedCapacity: number;
   readonly #waiting: Array<() => void> = [];
   #running = 0;
 
-  constructor(capacity: number, maxQueue: number, nestedHeadroom = 0) {
+  constructor(capacity: number, maxQueue: number) {
     this.#capacity = capacity;
     this.#maxQueue = maxQueue;
-    this.#nestedCapacity = capacity + nestedHeadroom;
   }
 
   /**
@@ -47,10 +45,11 @@ export class AdmissionGate {
     });
   }
 
-  /** Takes a slot for a nested render at once, or throws OVERLOADED. */
-  enterNested(): void {
-    if (this.#running >= this.#nestedCapacity) throw new TesseraError('OVERLOADED', 'The registry is at capacity: a nested render found no free execution slot; retry later.');
+  /** Takes a slot at once, or answers false. */
+  tryEnter(): boolean {
+    if (this.#running >= this.#capacity) return false;
     this.#running++;
+    return true;
   }
 
   /** Hands the slot to the oldest waiting execution, or frees it. */

@@ -1,3 +1,4 @@
+import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
 
 /**
@@ -23,12 +24,7 @@ export class ComponentGates {
    * component's queue is full.
    */
   enter(component: string, maxWaitMs: number): Promise<void> | undefined {
-    let entry = this.#gates.get(component);
-    if (!entry) {
-      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0 };
-      this.#gates.set(component, entry);
-    }
-    entry.users++;
+    const entry = this.#use(component);
     let turn: Promise<void> | undefined;
     try {
       turn = entry.gate.enter(maxWaitMs);
@@ -43,6 +39,15 @@ export class ComponentGates {
     });
   }
 
+  /** Takes one of the component's slots at once, or throws OVERLOADED: a nested render never waits. */
+  enterNow(component: string): void {
+    const entry = this.#use(component);
+    if (!entry.gate.tryEnter()) {
+      this.#release(component, entry);
+      throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
+    }
+  }
+
   leave(component: string): void {
     const entry = this.#gates.get(component);
     if (!entry) return;
@@ -55,6 +60,16 @@ export class ComponentGates {
     let queued = 0;
     for (const { gate } of this.#gates.values()) queued += gate.queued;
     return queued;
+  }
+
+  #use(component: string): { gate: AdmissionGate; users: number } {
+    let entry = this.#gates.get(component);
+    if (!entry) {
+      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0 };
+      this.#gates.set(component, entry);
+    }
+    entry.users++;
+    return entry;
   }
 
   #release(component: string, entry: { users: number }): void {

@@ -19,6 +19,8 @@ export interface SandboxLimits {
   maxNestedBatch: number;
   /** The most nested renders one execution may ask for (the request's execution budget). */
   maxNestedRenders: number;
+  /** Resident memory a host never passes: past it the host ends at once (its owner starts another). */
+  hostMemoryBytes: number;
 }
 
 /** What every execution of one version reads and no request changes: installed once in its context. */
@@ -114,6 +116,8 @@ export interface PongMessage {
   heapBytes: number;
   /** The host process's resident memory. */
   rssBytes: number;
+  /** The component whose isolates held the most heap at the last measure (what a memory recycle counts against). */
+  heaviest?: string;
 }
 
 /**

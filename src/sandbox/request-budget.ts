@@ -1,39 +1,75 @@
 import { TesseraError } from '../errors/errors';
 
+/** What one request from outside may spend across all its nested renders (decisions §11, §13). */
+export interface RequestLimits {
+  /** One deadline for the whole request, from its first execution. */
+  timeoutMs: number;
+  /** Executions at every level, in all. */
+  maxExecutions: number;
+  /** Execution slots held at once (its root's and its nested renders'). */
+  maxSlots: number;
+  /** Characters of nested answers pulled through the front, in all. */
+  maxNestedChars: number;
+}
+
 /**
- * What one request from outside may spend across all its nested renders (decisions §11): one
- * deadline, set when its first execution starts, and a cap on executions at every level. When the
- * request is answered the budget closes: executions still running for it are cancelled, and none
- * can start.
+ * A request's budget: one deadline, set when its first execution starts, caps on executions (in
+ * all and at once) and on the bytes its nested answers bring back. When the request is answered the
+ * budget closes: executions still running for it are cancelled, and none can start.
  */
 export class RequestBudget {
-  readonly #timeoutMs: number;
-  readonly #maxExecutions: number;
+  readonly #limits: RequestLimits;
   readonly #running = new Set<() => void>();
   #deadline: number | undefined;
   #executions = 0;
+  #slots = 0;
+  #nestedChars = 0;
   #closed = false;
 
   /** The id of the request from outside, under which its nested renders are logged. */
   readonly requestId: string | undefined;
+  /**
+   * The tenant whose request this is (the root component's): it pays, in its share of the sandbox,
+   * for every execution the request causes, so that no tenant's page spends another's share.
+   */
+  rootTenant: string | undefined;
 
-  constructor(timeoutMs: number, maxExecutions: number, requestId?: string) {
-    this.#timeoutMs = timeoutMs;
-    this.#maxExecutions = maxExecutions;
+  constructor(limits: RequestLimits, requestId?: string) {
+    this.#limits = limits;
     this.requestId = requestId;
   }
 
   /** Counts one more execution and answers the milliseconds it may take; throws when none are left. */
   charge(): number {
     this.assertOpen();
-    if (++this.#executions > this.#maxExecutions) {
-      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `A request may run at most ${this.#maxExecutions} executions across its nested renders.`);
+    if (++this.#executions > this.#limits.maxExecutions) {
+      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `A request may run at most ${this.#limits.maxExecutions} executions across its nested renders.`);
     }
     const now = performance.now();
-    this.#deadline ??= now + this.#timeoutMs;
+    this.#deadline ??= now + this.#limits.timeoutMs;
     const left = this.#deadline - now;
     if (left <= 0) throw new TesseraError('EXECUTION_TIMEOUT', 'The request passed its execution time limit before this nested render could start.');
-    return Math.min(left, this.#timeoutMs);
+    return Math.min(left, this.#limits.timeoutMs);
+  }
+
+  /** Holds one more execution slot, or throws when the request holds as many as it may at once. */
+  takeSlot(): void {
+    if (this.#slots >= this.#limits.maxSlots) {
+      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `A request may hold at most ${this.#limits.maxSlots} execution slots at a time across its nested renders.`);
+    }
+    this.#slots++;
+  }
+
+  releaseSlot(): void {
+    this.#slots--;
+  }
+
+  /** Counts the characters of a nested answer; throws once the request's nested answers pass their bound. */
+  chargeNestedAnswer(chars: number): void {
+    this.#nestedChars += chars;
+    if (this.#nestedChars > this.#limits.maxNestedChars) {
+      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `The nested answers of one request may bring at most ${this.#limits.maxNestedChars} characters through the registry.`);
+    }
   }
 
   /** Throws EXECUTION_CANCELLED once the request was answered. */

@@ -157,18 +157,18 @@ export class SandboxHost {
 
   /**
    * Answers EXECUTION_TIMEOUT for the executions the host should have answered by now; answers
-   * whether there were any (the host is then not to be trusted with more).
+   * their components (the host is not to be trusted with more when there are any).
    */
-  answerOverdue(now: number): boolean {
-    let any = false;
+  answerOverdue(now: number): string[] {
+    const components: string[] = [];
     for (const [id, { execution, overdueAt }] of this.#executions) {
       if (overdueAt > now) continue;
       this.#forget(id, execution);
       this.#outbox.post({ t: 'cancel', id });
       execution.reject(new TesseraError('EXECUTION_TIMEOUT'));
-      any = true;
+      components.push(execution.component);
     }
-    return any;
+    return components;
   }
 
   answerBridge(call: number, answer: string): void {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { TesseraError } from '../errors/errors';
-import { AdmissionGate } from './admission-gate';
 import { ComponentGates } from './component-gates';
-import { Quarantine } from './quarantine';
+import { Quarantine, type QuarantineScope } from './quarantine';
+import { TenantShares } from './tenant-shares';
 import type { RequestBudget } from './request-budget';
 import { connectHost, forkHost } from './host-link';
 import { ELSEWHERE, SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
@@ -22,17 +22,20 @@ const RESTART_PAUSE_MS = 1000;
  * less CPU each (bench/FINDINGS.md); a component whose isolate is busy without a break spreads earlier.
  */
 const SPREAD_AT = 32;
-/** Lost isolates of one version, within the window, that quarantine it, and for how long. */
-const QUARANTINE_AFTER_LOSSES = 3;
-const QUARANTINE_WINDOW_MS = 60_000;
-const QUARANTINE_MS = 60_000;
+/**
+ * Losses (an isolate V8 lost, an execution its host never answered, a host past its memory) of one
+ * component within a minute that refuse it for a minute; of one tenant's components together, all of them.
+ */
+const QUARANTINE = { componentLosses: 3, tenantLosses: 10, windowMs: 60_000, forMs: 60_000 };
 
 /** What the pool reports as it happens (the metrics count them). */
 export interface SandboxEvents {
   /** A host died, stopped answering or was recycled, and a new one took its place. */
   hostReplaced(reason: 'exited' | 'silent' | 'overdue' | 'isolate-lost' | 'memory'): void;
-  /** V8 lost control of an isolate: its executions were answered, its host is recycled. */
-  isolateLost(): void;
+  /** V8 lost control of an isolate of this tenant's: its executions were answered, its host is recycled. */
+  isolateLost(tenant: string): void;
+  /** A component, or every component of a tenant, is refused for a while after repeated losses. */
+  quarantined(tenant: string, scope: QuarantineScope): void;
 }
 
 /** A nested render or plugin call made from inside an isolate, for the front to answer. */
@@ -50,6 +53,8 @@ export interface ExecutionJob {
   key: string;
   /** The component's name: executions of one component share its admission gate. */
   component: string;
+  /** The tenant that published the version (its failures and quarantines count against it). */
+  tenant: string;
   plugins: readonly string[];
   loadCode: () => Promise<ComponentCode>;
   /** JSON of the execution input (see workers/isolate-prelude.ts). */
@@ -106,6 +111,10 @@ export interface SandboxPoolOptions {
   hostMemoryBytes: number;
   /** Answers nested renders and plugin calls made from inside isolates. */
   bridge: (request: BridgeRequest) => Promise<string>;
+  /** A tenant's weight in the fair share of the sandbox's slots (1 when it has none configured). */
+  weightOf: (tenant: string) => number;
+  /** The tenant of a published component, for a loss reported by name only (a host's report). */
+  tenantOf: (component: string) => string;
   events: SandboxEvents;
   /** Logs what a host process wrote to its stderr. */
   logHostOutput: (pid: number, text: string) => void;
@@ -115,6 +124,9 @@ interface PoolExecution extends HostExecution {
   readonly depth: number;
   readonly budget: RequestBudget;
 }
+
+/** The component a sandbox key (`name@version#serverHash`) belongs to; a component name holds no `@`. */
+const componentOfKey = (key: string): string => key.slice(0, key.indexOf('@'));
 
 const pluginName = (payload: string): string => {
   try {
@@ -149,9 +161,9 @@ export function homeSlot(component: string, slots: number): number {
  */
 export class SandboxPool {
   readonly #options: SandboxPoolOptions;
-  readonly #gate: AdmissionGate;
+  readonly #shares: TenantShares;
   readonly #componentGates: ComponentGates;
-  readonly #quarantine = new Quarantine(QUARANTINE_AFTER_LOSSES, QUARANTINE_WINDOW_MS, QUARANTINE_MS);
+  readonly #quarantine = new Quarantine(QUARANTINE);
   /** The hosts taking new executions (or starting to), one per slot. */
   readonly #slots: SandboxHost[] = [];
   /** Hosts being drained before they are killed. */
@@ -165,8 +177,8 @@ export class SandboxPool {
   constructor(options: SandboxPoolOptions) {
     this.#options = options;
     const capacity = options.hosts * options.concurrentPerHost;
-    // Nested renders may use half as many slots again on top, so nesting keeps working under load.
-    this.#gate = new AdmissionGate(capacity, options.maxQueue, Math.ceil(capacity / 2));
+    // Nested renders may borrow half as many slots again on top, so nesting keeps working under load.
+    this.#shares = new TenantShares(capacity, options.maxQueue, Math.ceil(capacity / 2), options.weightOf);
     this.#componentGates = new ComponentGates(options.maxConcurrentPerComponent, options.maxQueue);
     this.#hostEvents = {
       ready: (host) => {
@@ -190,9 +202,10 @@ export class SandboxPool {
       },
       isolateLost: (host, keys) => {
         // Every front hears of it (each keeps its own quarantine); the host's owner counts it and recycles the host.
-        for (const key of keys) this.#quarantine.record(key);
+        const components = new Set(keys.map(componentOfKey));
+        for (const component of components) this.#recordLoss(component);
         if (this.#options.sharing.role === 'guest') return;
-        this.#options.events.isolateLost();
+        for (const component of components) this.#options.events.isolateLost(this.#options.tenantOf(component));
         this.#recycle(host, 'isolate-lost');
       },
       draining: (host) => {
@@ -204,7 +217,10 @@ export class SandboxPool {
       pong: (host, pong) => {
         // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
         // host's size) would only start the same again.
-        if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) this.#recycle(host, 'memory');
+        if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) {
+          if (pong.heaviest !== undefined) this.#recordLoss(pong.heaviest);
+          this.#recycle(host, 'memory');
+        }
       },
       exited: (host) => this.#exited(host),
       output: (host, text) => this.#options.logHostOutput(host.pid, text),
@@ -218,21 +234,50 @@ export class SandboxPool {
   }
 
   /**
-   * Runs one execution and answers the isolate's result JSON. An execution from outside passes its
-   * component's gate, then the pool's (queueing); a nested one takes a slot at once or fails.
+   * Runs one execution and answers the isolate's result JSON. Every execution holds a slot of its
+   * request's budget, of its component's gate and of its paying tenant's share (the tenant of the
+   * request from outside that caused it): one from outside waits for the last two in turn; a
+   * nested one takes them at once or fails, since its parent holds a slot while it waits.
    */
   async execute(job: ExecutionJob): Promise<string> {
-    const quarantined = this.#quarantine.secondsLeft(job.key);
-    if (quarantined > 0) {
-      throw new TesseraError('SANDBOX_QUARANTINED', `This version lost its sandbox ${QUARANTINE_AFTER_LOSSES} times within a minute; it is refused for ${quarantined} s.`);
+    const refusal = this.#quarantine.refusal(job.component, job.tenant);
+    if (refusal) {
+      const losses = this.#quarantine.threshold(refusal.scope);
+      throw new TesseraError(
+        'SANDBOX_QUARANTINED',
+        refusal.scope === 'component'
+          ? `Component "${job.component}" lost its sandbox ${losses} times within a minute; all its versions are refused for ${refusal.seconds} s.`
+          : `The components of tenant "${job.tenant}" lost their sandbox ${losses} times within a minute; all of them are refused for ${refusal.seconds} s.`,
+      );
     }
-    if (job.depth > 0) {
-      this.#gate.enterNested();
+    const payer = job.budget.rootTenant ?? job.tenant;
+    job.budget.takeSlot();
+    try {
+      await this.#admit(job, payer);
       try {
-        return await this.#run(job);
+        const answer = await this.#run(job);
+        if (job.depth > 0) job.budget.chargeNestedAnswer(answer.length);
+        return answer;
       } finally {
-        this.#gate.leave();
+        this.#shares.leave(payer);
+        this.#componentGates.leave(job.component);
       }
+    } finally {
+      job.budget.releaseSlot();
+    }
+  }
+
+  /** Takes the component's slot, then the paying tenant's: at once for a nested render, else in turn (queueing). */
+  async #admit(job: ExecutionJob, payer: string): Promise<void> {
+    if (job.depth > 0) {
+      this.#componentGates.enterNow(job.component);
+      try {
+        this.#shares.enterNow(payer);
+      } catch (error) {
+        this.#componentGates.leave(job.component);
+        throw error;
+      }
+      return;
     }
     // Awaited only when queued: a free slot is taken without a promise. A request waits for its
     // turn at most as long as its execution may run, then is told to come back (OVERLOADED).
@@ -240,18 +285,18 @@ export class SandboxPool {
     const componentTurn = this.#componentGates.enter(job.component, this.#options.limits.timeoutMs);
     if (componentTurn) await componentTurn;
     try {
-      const poolTurn = this.#gate.enter(Math.max(1, waitUntil - performance.now()));
-      if (poolTurn) await poolTurn;
+      const tenantTurn = this.#shares.enter(payer, Math.max(1, waitUntil - performance.now()));
+      if (tenantTurn) await tenantTurn;
     } catch (error) {
       this.#componentGates.leave(job.component);
       throw error;
     }
-    try {
-      return await this.#run(job);
-    } finally {
-      this.#gate.leave();
-      this.#componentGates.leave(job.component);
-    }
+  }
+
+  /** A loss of the component's (lost isolate, overdue answer, host memory): counted toward its and its tenant's quarantine. */
+  #recordLoss(component: string): void {
+    const tenant = this.#options.tenantOf(component);
+    for (const scope of this.#quarantine.record(component, tenant)) this.#options.events.quarantined(tenant, scope);
   }
 
   async #run(job: ExecutionJob): Promise<string> {
@@ -417,7 +462,7 @@ export class SandboxPool {
       if (host.state === 'gone') continue;
       // Only the owner watches a host's life; a guest answers what it sent.
       if (this.#options.sharing.role === 'guest') {
-        if (host.answerOverdue(now)) this.#recycle(host, 'overdue');
+        this.#overdue(host, now);
         continue;
       }
       if (now - host.lastPongAt > (host.state === 'starting' ? HOST_START_MS : HOST_SILENT_MS)) {
@@ -426,9 +471,16 @@ export class SandboxPool {
         continue;
       }
       host.ping();
-      // A host that lost an execution is recycled: whatever lost it may hold more.
-      if (host.answerOverdue(now)) this.#recycle(host, 'overdue');
+      this.#overdue(host, now);
     }
+  }
+
+  /** A host that lost an execution is recycled (whatever lost it may hold more), and the loss counts against its component. */
+  #overdue(host: SandboxHost, now: number): void {
+    const components = host.answerOverdue(now);
+    if (components.length === 0) return;
+    for (const component of new Set(components)) this.#recordLoss(component);
+    this.#recycle(host, 'overdue');
   }
 
   /** The number of hosts the pool keeps (the configured `sandboxHosts`). */
@@ -442,7 +494,7 @@ export class SandboxPool {
   }
 
   get queueSize(): number {
-    return this.#componentGates.queued + this.#gate.queued;
+    return this.#componentGates.queued + this.#shares.queued;
   }
 
   stats(): SandboxStats {

@@ -35,20 +35,35 @@ export interface StartedRegistry {
   storagePath: string;
 }
 
+/** A component folder to publish as one tenant's: its descriptor records that tenant as its publisher, as a publish with the tenant's token does. */
+export interface TenantComponent {
+  dir: string;
+  tenant: string;
+}
+
+/** `dir` published by `tenant`. */
+export const ofTenant = (tenant: string, dir: string): TenantComponent => ({ dir, tenant });
+
 /**
  * Packages the given component folders into a fresh temporary storage and starts a real registry
- * on a loopback port, closed when the test ends.
+ * on a loopback port, closed when the test ends. A folder given alone has no publisher (the
+ * configured default tenant's).
  */
 export async function startRegistry(
   t: Teardown,
-  componentDirs: string[],
+  components: Array<string | TenantComponent>,
   configure: (config: RegistryConfig) => void = () => {},
 ): Promise<StartedRegistry> {
   const storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-test-'));
   const storage = new FileSystemStorage(storagePath);
-  for (const dir of componentDirs) {
-    const packaged = await packagedFixture(dir);
-    await storage.writeVersion(packaged.descriptor.name, packaged.descriptor.version, packaged.files);
+  for (const component of components) {
+    const packaged = await packagedFixture(typeof component === 'string' ? component : component.dir);
+    const files = new Map(packaged.files);
+    if (typeof component !== 'string') {
+      const descriptor = { ...packaged.descriptor, oc: { ...packaged.descriptor.oc, publisher: { tenant: component.tenant, date: Date.now() } } };
+      files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
+    }
+    await storage.writeVersion(packaged.descriptor.name, packaged.descriptor.version, files);
   }
   const config = defaultConfig();
   config.port = 0;

@@ -14,7 +14,7 @@ t.test('a request its client abandons stops running: its execution is cancelled,
   });
   const { registry, url } = started;
   await hostsUp(registry, 1);
-  const cancelled = async () => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_renders_total', { component: NAME, version: '1.0.0', outcome: 'EXECUTION_CANCELLED' });
+  const cancelled = async () => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_renders_total', { component: NAME, version: '1.0.0', tenant: 'default', outcome: 'EXECUTION_CANCELLED' });
 
   for (const [how, send] of [
     ['GET', (signal: AbortSignal) => fetch(`${url}${NAME}`, { signal })],

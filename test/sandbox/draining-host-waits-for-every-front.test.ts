@@ -13,6 +13,7 @@ const LIMITS: SandboxLimits = {
   warmIsolateBytes: 64 * 1024 * 1024,
   maxNestedBatch: 50,
   maxNestedRenders: 100,
+  hostMemoryBytes: 2048 * 1024 * 1024,
 };
 
 /** Starts a link and keeps what it receives. */

@@ -37,5 +37,5 @@ t.test('a host that dies mid-execution: its requests answer SANDBOX_CRASHED at o
 
   const metrics = (await request(`${started.url}metrics`)).text;
   t.match(metrics, /^tessera_sandbox_host_restarts_total\{reason="exited"\} 1$/m, 'the restart is counted');
-  t.match(metrics, /^tessera_renders_total\{component="hostile-never-settles",version="1.0.0",outcome="SANDBOX_CRASHED"\} 1$/m, 'and so is the crashed render');
+  t.match(metrics, /^tessera_renders_total\{component="hostile-never-settles",version="1.0.0",tenant="default",outcome="SANDBOX_CRASHED"\} 1$/m, 'and so is the crashed render');
 });

@@ -20,7 +20,7 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
   };
 
   const before = await scrape();
-  t.equal(valueOf(before, 'tessera_renders_total', { component: 'hello-world', version: '1.0.0', outcome: 'ok' }), 0, 'nothing rendered yet');
+  t.equal(valueOf(before, 'tessera_renders_total', { component: 'hello-world', version: '1.0.0', tenant: 'default', outcome: 'ok' }), 0, 'nothing rendered yet');
   t.equal(valueOf(before, 'tessera_sandbox_hosts'), 2, 'both hosts answer');
   t.equal(valueOf(before, 'tessera_sandbox_queue_depth'), 0);
 
@@ -41,13 +41,13 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
   // Hosts read their isolates' heaps every 2 s.
   await until(() => registry.pool.stats().heapBytes > 100_000);
   const after = await scrape();
-  const renders = (component: string, outcome: string) => valueOf(after, 'tessera_renders_total', { component, version: '1.0.0', outcome });
+  const renders = (component: string, outcome: string) => valueOf(after, 'tessera_renders_total', { component, version: '1.0.0', tenant: 'default', outcome });
   t.equal(renders('hello-world', 'ok'), 2);
   t.equal(renders('hostile-sync-loop', 'EXECUTION_TIMEOUT'), 1);
   t.equal(renders('hostile-memory-array', 'MEMORY_LIMIT_EXCEEDED'), 1);
   t.equal(renders('hostile-stack-overflow', 'GENERIC_ERROR'), 1);
-  t.equal(valueOf(after, 'tessera_execution_timeouts_total', { component: 'hostile-sync-loop' }), 1);
-  t.equal(valueOf(after, 'tessera_memory_limit_kills_total', { component: 'hostile-memory-array' }), 1);
+  t.equal(valueOf(after, 'tessera_execution_timeouts_total', { component: 'hostile-sync-loop', tenant: 'default' }), 1);
+  t.equal(valueOf(after, 'tessera_memory_limit_kills_total', { component: 'hostile-memory-array', tenant: 'default' }), 1);
   t.equal(valueOf(after, 'tessera_execution_duration_seconds_count', { component: 'hello-world' }), 2);
   t.ok(valueOf(after, 'tessera_execution_duration_seconds_sum', { component: 'hostile-sync-loop' }) >= 1, 'the timed-out execution took its whole limit');
   t.equal(valueOf(after, 'tessera_http_requests_total', { method: 'GET', route: '/:name', status: '200' }), 1);

@@ -14,15 +14,20 @@ t.test('one renderComponents call takes at most maxBatchSize components', async 
 });
 
 t.test('a request runs at most maxExecutionsPerRequest executions across all its nesting levels', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  // Slots held at once are bounded too (maxSlotsPerRequest, pinned in request-slots-are-bounded): lifted here.
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
+    TWO_HOSTS(config);
+    config.limits.maxSlotsPerRequest = 1000;
+    config.limits.maxConcurrentPerComponent = 1000;
+  });
   const during = bystanderRenders(t, started, 'During', 'another tenant during the deep fan-out');
   const { status, body } = await request(`${started.url}${NAME}?shape=deep`);
   await during;
   t.equal(status, 200);
   t.equal(body.html, '<p>10 rendered, 0 refused: </p>', 'the root sees its ten children');
   const metrics = parseMetrics((await request(`${started.url}metrics`)).text);
-  const ok = valueOf(metrics, 'tessera_renders_total', { component: NAME, version: '1.0.0', outcome: 'ok' });
-  const refused = valueOf(metrics, 'tessera_renders_total', { component: NAME, version: '1.0.0', outcome: 'REQUEST_BUDGET_EXCEEDED' });
+  const ok = valueOf(metrics, 'tessera_renders_total', { component: NAME, version: '1.0.0', tenant: 'default', outcome: 'ok' });
+  const refused = valueOf(metrics, 'tessera_renders_total', { component: NAME, version: '1.0.0', tenant: 'default', outcome: 'REQUEST_BUDGET_EXCEEDED' });
   t.equal(ok, 100, 'exactly the budget of executions ran');
   t.ok(refused > 0, `the others were refused (${refused})`);
   await bystanderRenders(t, started, 'After', 'another tenant after the deep fan-out');

@@ -34,7 +34,7 @@ t.test('children still running when their root answers are cancelled', async (t)
   t.ok(share < 0.05, `the hosts are idle once the root answered (${(share * 100).toFixed(1)} % of a core)`);
   await bystanderRenders(t, started, 'After', 'another tenant after the cancelled children');
   const metrics = (await request(`${started.url}metrics`)).text;
-  t.match(metrics, /^tessera_renders_total\{component="hostile-sync-loop",version="1\.0\.0",outcome="EXECUTION_CANCELLED"\} 2$/m, 'both children were cancelled');
+  t.match(metrics, /^tessera_renders_total\{component="hostile-sync-loop",version="1\.0\.0",tenant="default",outcome="EXECUTION_CANCELLED"\} 2$/m, 'both children were cancelled');
 });
 
 t.test('nested renders asked for after the answer, in the same task, are refused: none of them runs', async (t) => {
