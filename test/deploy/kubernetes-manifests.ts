@@ -8,7 +8,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import type { RegistryConfig } from '../../src/config/config';
-import { loadConfig } from '../../src/config/load-config';
+import { ConfigError, loadConfig } from '../../src/config/load-config';
 import { REPO_ROOT } from '../helpers/start-registry';
 
 export const KUBERNETES_FOLDER = path.join(REPO_ROOT, 'deploy', 'kubernetes');
@@ -130,6 +130,10 @@ export async function podConfig(manifests: Manifests): Promise<RegistryConfig> {
     const file = path.join(dir, 'tessera.json');
     await writeFile(file, configFile(manifests).text);
     return loadConfig({ file, env: podEnvironment(manifests) });
+  } catch (error) {
+    // The loader names each key or variable at fault in its details.
+    if (error instanceof ConfigError) throw new Error(`deploy/kubernetes: ${error.details.problems.join('; ')}`);
+    throw error;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
