@@ -58,6 +58,9 @@ const ENV_VARIABLES: Array<{ variable: string; key: string[]; type: string }> = 
   return [{ variable: `TESSERA_${snake(key)}`, key: [key], type: schema.type }];
 });
 
+/** The names of the TESSERA_* variables the registry reads, for deployments to be checked against. */
+export const CONFIG_VARIABLES: readonly string[] = ENV_VARIABLES.map(({ variable }) => variable);
+
 /**
  * The registry configuration: defaults, then the JSON file, then TESSERA_* environment variables.
  * Everything is validated before anything starts; every problem is reported at once, each naming
