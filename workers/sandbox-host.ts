@@ -192,7 +192,7 @@ process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 const server = net.createServer((socket) => {
   socket.setNoDelay(true);
   let front: Front | undefined = undefined;
-  const send = framedSocket<FrontMessage, HostMessage>(socket, (batch) => front && receive(front, batch));
+  const send = framedSocket<FrontMessage, HostMessage>(socket, (batch) => front && receive(front, batch), { stopReadingWhileBehind: true });
   front = { outbox: new Outbox(send), executions: new IdTable() };
   fronts.add(front);
   socket.on('close', () => front && fronts.has(front) && disconnected(front));

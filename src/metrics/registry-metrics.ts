@@ -144,6 +144,17 @@ export class RegistryMetrics {
         this.set(pool.queueSize);
       },
     });
+    new Gauge({
+      name: 'tessera_sandbox_tenant_slots',
+      aggregator: 'sum',
+      help: "Execution slots each tenant holds now; a request's nested renders count as its root component's tenant's.",
+      labelNames: ['tenant'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [tenant, slots] of pool.slotsByTenant()) this.set({ tenant }, slots);
+      },
+    });
     const fromHosts: Array<[string, string, keyof SandboxStats]> = [
       ['tessera_sandbox_hosts', 'Sandbox host processes started and ready.', 'hosts'],
       [

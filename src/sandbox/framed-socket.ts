@@ -63,8 +63,13 @@ function batchOf(writtenAs: number | undefined, body: Buffer): unknown[] | undef
  * cut off (an exception there would end the process). Chunks are kept apart until a frame is whole
  * and joined once: a 10 MB result arrives in hundreds of chunks, which joining at each one would
  * copy again and again.
+ *
+ * With `stopReadingWhileBehind` (the host's side), the socket is not read while what was written to
+ * it waits for the peer: a front that does not read its answers sends no more work until it does,
+ * instead of the host buffering answers without bound. Only one side may do so, or two sides each
+ * waiting for the other to read would both stop; the front always reads.
  */
-export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => void): (batch: Out[]) => void {
+export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => void, options: { stopReadingWhileBehind?: boolean } = {}): (batch: Out[]) => void {
   let chunks: Buffer[] = [];
   let received = 0;
   /** The length of the frame being received, once its head is in. */
@@ -103,5 +108,9 @@ export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => 
     socket.write(head);
     socket.write(body);
     socket.uncork();
+    if (options.stopReadingWhileBehind && socket.writableNeedDrain && !socket.isPaused()) {
+      socket.pause();
+      socket.once('drain', () => socket.resume());
+    }
   };
 }

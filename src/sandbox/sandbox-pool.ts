@@ -493,6 +493,11 @@ export class SandboxPool {
     return this.#slots.map((host) => host.pid);
   }
 
+  /** Execution slots each tenant holds now (the paying tenant: a request's nested renders count as its root's). */
+  slotsByTenant(): Iterable<[tenant: string, slots: number]> {
+    return this.#shares.held();
+  }
+
   get queueSize(): number {
     return this.#componentGates.queued + this.#shares.queued;
   }

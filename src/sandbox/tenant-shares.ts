@@ -107,6 +107,11 @@ export class TenantShares {
     return this.#tenants.get(tenant)?.running ?? 0;
   }
 
+  /** Slots held by each tenant that holds some. */
+  *held(): Iterable<[tenant: string, slots: number]> {
+    for (const [tenant, state] of this.#tenants) if (state.running > 0) yield [tenant, state.running];
+  }
+
   /**
    * A tenant may start an execution while the pool has a free slot (below `ceiling`) no other
    * tenant waits for, or while it holds less than its guaranteed share, whatever others borrowed.

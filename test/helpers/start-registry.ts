@@ -39,10 +39,12 @@ export interface StartedRegistry {
 export interface TenantComponent {
   dir: string;
   tenant: string;
+  /** Published under this version instead of its own (the same code as several versions). */
+  version?: string;
 }
 
-/** `dir` published by `tenant`. */
-export const ofTenant = (tenant: string, dir: string): TenantComponent => ({ dir, tenant });
+/** `dir` published by `tenant`, under `version` when given. */
+export const ofTenant = (tenant: string, dir: string, version?: string): TenantComponent => ({ dir, tenant, version });
 
 /**
  * Packages the given component folders into a fresh temporary storage and starts a real registry
@@ -59,11 +61,13 @@ export async function startRegistry(
   for (const component of components) {
     const packaged = await packagedFixture(typeof component === 'string' ? component : component.dir);
     const files = new Map(packaged.files);
+    let version = packaged.descriptor.version;
     if (typeof component !== 'string') {
-      const descriptor = { ...packaged.descriptor, oc: { ...packaged.descriptor.oc, publisher: { tenant: component.tenant, date: Date.now() } } };
+      version = component.version ?? version;
+      const descriptor = { ...packaged.descriptor, version, oc: { ...packaged.descriptor.oc, publisher: { tenant: component.tenant, date: Date.now() } } };
       files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
     }
-    await storage.writeVersion(packaged.descriptor.name, packaged.descriptor.version, files);
+    await storage.writeVersion(packaged.descriptor.name, version, files);
   }
   const config = defaultConfig();
   config.port = 0;

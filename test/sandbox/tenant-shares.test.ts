@@ -1,0 +1,80 @@
+import t from 'tap';
+import { TenantShares } from '../../src/sandbox/tenant-shares';
+
+const WAIT_MS = 10_000;
+const settled = async (promise: Promise<void>): Promise<boolean> => {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => {},
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
+/** A wait the test leaves behind: its rejection at the end of its bound is expected. */
+const left = (promise: Promise<void> | undefined) => void promise?.catch(() => {});
+
+t.test('an idle pool lets one tenant take every slot; another tenant then starts at once, up to its share', async (t) => {
+  const shares = new TenantShares(4, 10, 2, () => 1);
+  for (let slot = 0; slot < 4; slot++) t.equal(shares.enter('mallory', WAIT_MS), undefined, `mallory takes slot ${slot + 1}`);
+  t.equal(shares.runningOf('mallory'), 4);
+  // Mallory borrowed everything; ada's guaranteed share is half of the 4 slots.
+  t.equal(shares.enter('ada', WAIT_MS), undefined, 'ada starts at once, beyond the capacity mallory borrowed');
+  t.equal(shares.enter('ada', WAIT_MS), undefined, 'and again, up to its share');
+  const adaWaits = shares.enter('ada', WAIT_MS)!;
+  t.ok(adaWaits instanceof Promise, 'past its share, ada waits');
+  const malloryWaits = shares.enter('mallory', WAIT_MS)!;
+  t.ok(malloryWaits instanceof Promise, 'mallory, past its share, waits too');
+  t.throws(() => shares.enterNow('mallory'), { code: 'OVERLOADED' }, "mallory's nested render fails at once instead of waiting");
+
+  shares.leave('ada');
+  t.ok(await settled(adaWaits), 'a slot ada frees goes to ada, under its share, though the pool is past its capacity');
+  t.notOk(await settled(malloryWaits), 'mallory, past its share, keeps waiting');
+  shares.leave('mallory');
+  shares.leave('mallory');
+  t.notOk(await settled(malloryWaits), 'still: the pool is at capacity and mallory holds its share');
+  shares.leave('mallory');
+  t.ok(await settled(malloryWaits), 'a slot under the capacity goes to the waiting tenant');
+  t.equal(shares.queued, 0);
+});
+
+t.test('a freed slot goes to the waiting tenant holding the fewest slots for its weight, not to the one that waited longest', async (t) => {
+  const shares = new TenantShares(2, 10, 0, () => 1);
+  t.equal(shares.enter('a', WAIT_MS), undefined);
+  t.equal(shares.enter('a', WAIT_MS), undefined);
+  t.equal(shares.enter('b', WAIT_MS), undefined, "b starts within its share (one of two slots)");
+  const bWaits = shares.enter('b', WAIT_MS)!;
+  const aWaits = shares.enter('a', WAIT_MS)!;
+  shares.leave('a');
+  t.notOk(await settled(bWaits), 'the pool is at capacity and each holds its share: no one starts');
+  shares.leave('a');
+  t.ok(await settled(aWaits), 'a holds none now, b one: a goes first, though b waited longer');
+  t.notOk(await settled(bWaits));
+  left(bWaits);
+});
+
+t.test("weights set each tenant's share", async (t) => {
+  const shares = new TenantShares(6, 10, 0, (tenant) => (tenant === 'checkout' ? 2 : 1));
+  for (let slot = 0; slot < 6; slot++) t.equal(shares.enter('search', WAIT_MS), undefined);
+  // checkout weighs 2 of 3: its share is 4 of the 6 slots.
+  for (let slot = 0; slot < 4; slot++) t.equal(shares.enter('checkout', WAIT_MS), undefined, `checkout slot ${slot + 1} within its share`);
+  left(shares.enter('checkout', WAIT_MS));
+  t.equal(shares.queued, 1, 'the fifth waits');
+  t.throws(() => shares.enterNow('checkout'), {
+    code: 'OVERLOADED',
+    message: 'The registry is at capacity for tenant "checkout": a nested render found no free execution slot within its share; retry later.',
+  });
+});
+
+t.test('a wait ends OVERLOADED after its bound, and a full queue refuses at once; idle tenants are forgotten', async (t) => {
+  const shares = new TenantShares(1, 1, 0, () => 1);
+  t.equal(shares.enter('a', WAIT_MS), undefined);
+  await t.rejects(shares.enter('a', 20)!, { code: 'OVERLOADED', message: 'The registry is at capacity: no execution slot was free within the execution time limit; retry later.' });
+  const waiting = shares.enter('a', WAIT_MS)!;
+  t.throws(() => shares.enter('a', WAIT_MS), { code: 'OVERLOADED' }, 'the queue holds one');
+  shares.leave('a');
+  t.ok(await settled(waiting));
+  shares.leave('a');
+  t.same([...shares.held()], [], 'no tenant holds a slot');
+  t.equal(shares.queued, 0);
+});
