@@ -97,39 +97,53 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   let exportsOfServer: any;
   let view: ((model: unknown) => unknown) | undefined;
 
-  // Only errors made here carry their own code: a component cannot forge one by setting a property.
-  const codedErrors = new WeakSet<object>();
+  // Only errors made here carry a code and details, kept in this closure: a component cannot forge
+  // one, nor rewrite the code or details of one it caught, by setting properties on it.
+  const codeOf = new WeakMap<object, { code: string; details: object | undefined }>();
   const coded = (code: string, message: string, details?: object) => {
-    const error: any = new ErrorCtor(message);
-    codedErrors.add(error);
-    error.__tesseraCode = code;
-    error.__tesseraDetails = details;
+    const error = new ErrorCtor(message);
+    codeOf.set(error, { code, details });
     return error;
   };
-
-  /** A failure as the JSON the host reads; codes set by this prelude survive, anything else gets `fallbackCode`. */
-  function fail(error: any, fallbackCode: string): string {
-    // The allocator refusing an ArrayBuffer is the memory limit speaking; the heap itself is
-    // fine, so this isolate is kept.
-    if (error instanceof RangeErrorCtor && error.message === 'Array buffer allocation failed') {
-      return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit.' });
-    }
-    const isCoded = codedErrors.has(error);
-    const code = isCoded ? error.__tesseraCode : fallbackCode;
-    const status = error && typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : undefined;
-    let message: string;
+  const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+  const tooLarge = () =>
+    stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: `The component's result is larger than the ${maxResultChars} characters allowed to leave the sandbox.` });
+  const isObject = (value: unknown): value is object => value !== null && (typeof value === 'object' || typeof value === 'function');
+  const UNREADABLE = { message: 'The component threw a value that cannot be read.', status: undefined, allocationFailed: false };
+  /** What a thrown value says: a getter or a proxy that throws makes it unreadable, never a second throw. */
+  function readThrown(error: unknown): { message: string; status: number | undefined; allocationFailed: boolean } {
     try {
-      message = String(error && typeof error.message === 'string' ? error.message : error);
+      const fields = isObject(error) ? (error as { message?: unknown; status?: unknown }) : undefined;
+      const status = fields?.status;
+      const message = String(typeof fields?.message === 'string' ? fields.message : error);
+      return {
+        message: clip(message, MAX_MESSAGE_CHARS),
+        status: typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined,
+        allocationFailed: error instanceof RangeErrorCtor && message === 'Array buffer allocation failed',
+      };
     } catch {
-      message = 'The component threw a value that cannot be read.';
+      return UNREADABLE;
     }
-    if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
-    return stringify({ ok: false, code, status, message, details: isCoded ? error.__tesseraDetails : undefined });
   }
 
-  const moduleRequire = (name: string) => {
-    throw coded('DEPENDENCY_MISSING_FROM_REGISTRY', `Module "${String(name)}" is not bundled with the component and the registry does not provide it.`, {
-      missingDependencies: [String(name)],
+  /**
+   * A failure as the JSON the host reads; codes set by this prelude survive, anything else gets
+   * `fallbackCode`. Bounded like a result: it leaves the sandbox too.
+   */
+  function fail(error: unknown, fallbackCode: string): string {
+    const known = isObject(error) ? codeOf.get(error) : undefined;
+    const { message, status, allocationFailed } = readThrown(error);
+    // The allocator refusing an ArrayBuffer is the memory limit speaking; the heap itself is
+    // fine, so this isolate is kept.
+    if (allocationFailed) return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit.' });
+    const json = stringify({ ok: false, code: known ? known.code : fallbackCode, status, message, details: known?.details });
+    return json.length > maxResultChars ? tooLarge() : json;
+  }
+
+  const moduleRequire = (name: unknown) => {
+    const named = clip(String(name), MAX_NAME_CHARS);
+    throw coded('DEPENDENCY_MISSING_FROM_REGISTRY', `Module "${named}" is not bundled with the component and the registry does not provide it.`, {
+      missingDependencies: [named],
     });
   };
 
@@ -449,10 +463,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       } catch {
         return NOT_SERIALIZABLE;
       }
-      if (json.length > maxResultChars) {
-        return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: `The component's result is larger than the ${maxResultChars} characters allowed to leave the sandbox.` });
-      }
-      return json;
+      return json.length > maxResultChars ? tooLarge() : json;
     }
   };
   // Intl objects keep their ICU data outside the V8 heap, where the memory limit does not see it
