@@ -9,7 +9,7 @@ import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
-import { headersForComponent, scopedCookieName } from './component-cookies';
+import { cookiesHeldBy, headersForComponent, scopedCookieName } from './component-cookies';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { checkedFailure, type SandboxFailure } from './sandbox-failure';
 import { wrapHtml } from './wrap-html';
@@ -179,6 +179,8 @@ export class RenderPipeline {
       baseUrl: request.baseUrl,
       requestHeaders: headersForComponent(component.name, headers),
       staticPath,
+      // The component's cookies the visitor holds, `[name, bytes]`: setCookie bounds the jar by them.
+      heldCookies: cookiesHeldBy(component.name, headers),
     });
     const job = {
       key: component.sandboxKey,
