@@ -95,6 +95,22 @@ t.test('a cookie must come back with every request that may set more: its path i
   t.same(root.headers.getSetCookie(), [`oc.${NAME}.session=${'v'.repeat(40 - `oc.${NAME}.session=`.length)}; Path=/`]);
 });
 
+t.test('behind a public base URL with a path, that path and its prefixes are the registry\'s', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME)], (config) => {
+    config.baseUrl = 'https://components.example/oc/';
+  });
+  for (const path of ['/', '/oc', '/oc/']) {
+    const { status, headers } = await request(`${started.url}${NAME}?attack=set&path=${path}`);
+    t.equal(status, 200, path);
+    t.same(headers.getSetCookie(), [`oc.${NAME}.session=${'v'.repeat(40 - `oc.${NAME}.session=`.length)}; Path=${path}`], path);
+  }
+  for (const path of ['/o', '/oc/deeper', '/other', 'oc/']) {
+    const { status, body } = await request(`${started.url}${NAME}?attack=set&path=${path}`);
+    t.equal(status, 500, path);
+    t.same(body, failed('setCookie: option "path" must be "/oc/" or a prefix of it, so that the cookie comes back with every request to the registry.'), path);
+  }
+});
+
 t.test('setHeader refuses every header that makes a browser fetch or navigate', async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
   await hostileBesideBystander(t, started, `${NAME}?attack=header&header=Refresh`, { status: 500, body: failed('Header "Refresh" cannot be set by a component.') });
