@@ -70,11 +70,22 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // errors, other tenants' URLs among them, reported to a server of its own (NEL, Report-To,
   // Reporting-Endpoints), move the origin elsewhere (Alt-Svc) or set its client hints and login state.
   const ORIGIN_WIDE = ['clear-site-data', 'nel', 'report-to', 'reporting-endpoints', 'alt-svc', 'accept-ch', 'critical-ch', 'set-login', 'service-worker-allowed'];
+  // Headers that make a browser fetch or navigate somewhere of the component's choosing: an answer
+  // would send the visitor on (Refresh, Location), have it load, prefetch or prerender URLs (Link,
+  // Speculation-Rules, SourceMap), post reports (CSP's report-only policy, Expect-CT, X-XSS-Protection's
+  // report=), or fetch the same answer again (Activate-Storage-Access: retry). Chained, answers that
+  // each set a few cookies and send the visitor to the next fill the origin's jar in seconds.
+  const FETCH_OR_NAVIGATE = [
+    'refresh', 'location', 'content-location', 'link', 'speculation-rules', 'sourcemap', 'x-sourcemap',
+    'content-security-policy-report-only', 'expect-ct', 'x-xss-protection', 'activate-storage-access', 'supports-loading-mode',
+  ];
   const isRefusedHeader = (lowerName: string) =>
     HOP_BY_HOP.indexOf(lowerName) !== -1 ||
     REGISTRY_OWNED.indexOf(lowerName) !== -1 ||
     ORIGIN_WIDE.indexOf(lowerName) !== -1 ||
-    lowerName.startsWith('access-control-');
+    FETCH_OR_NAVIGATE.indexOf(lowerName) !== -1 ||
+    lowerName.startsWith('access-control-') ||
+    lowerName.startsWith('attribution-reporting-');
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const CRLF = /[\r\n]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
@@ -85,11 +96,15 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const MAX_MESSAGE_CHARS = 1000;
   const MAX_HEADERS = 50;
   // Cookies go into the one jar every tenant of the origin shares, and come back with every request
-  // to it: one answer may add at most 20 cookies and 8 KB (a browser keeps about 180 cookies per
-  // site, evicting the oldest, and the registry reads at most 16 KB of request headers).
-  const MAX_COOKIES = 20;
+  // to it, which the registry reads up to 16 KB of headers: a component filling the jar would break
+  // every tenant for that visitor, on every route, for as long as its cookies live. So a component's
+  // cookies are bounded where the visitor keeps them (the names and bytes the request says it holds,
+  // plus what this answer sets): at most 8 names and 4 KB together, and one answer sets at most as
+  // much. Bytes are counted as the browser keeps a cookie: `oc.<component>.<name>=<URI-encoded value>`.
+  const MAX_COOKIES = 8;
   const MAX_COOKIE_BYTES = 4096;
-  const MAX_COOKIES_BYTES = 8192;
+  const MAX_COOKIES_BYTES = 4096;
+  const SCOPE_CHARS = `oc.${version.name}.`.length;
   const encodeCookieValue = encodeURIComponent;
   const MAX_NAME_CHARS = 256;
   const MAX_HEADER_VALUE_CHARS = 8192;
@@ -97,39 +112,53 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   let exportsOfServer: any;
   let view: ((model: unknown) => unknown) | undefined;
 
-  // Only errors made here carry their own code: a component cannot forge one by setting a property.
-  const codedErrors = new WeakSet<object>();
+  // Only errors made here carry a code and details, kept in this closure: a component cannot forge
+  // one, nor rewrite the code or details of one it caught, by setting properties on it.
+  const codeOf = new WeakMap<object, { code: string; details: object | undefined }>();
   const coded = (code: string, message: string, details?: object) => {
-    const error: any = new ErrorCtor(message);
-    codedErrors.add(error);
-    error.__tesseraCode = code;
-    error.__tesseraDetails = details;
+    const error = new ErrorCtor(message);
+    codeOf.set(error, { code, details });
     return error;
   };
-
-  /** A failure as the JSON the host reads; codes set by this prelude survive, anything else gets `fallbackCode`. */
-  function fail(error: any, fallbackCode: string): string {
-    // The allocator refusing an ArrayBuffer is the memory limit speaking; the heap itself is
-    // fine, so this isolate is kept.
-    if (error instanceof RangeErrorCtor && error.message === 'Array buffer allocation failed') {
-      return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit.' });
-    }
-    const isCoded = codedErrors.has(error);
-    const code = isCoded ? error.__tesseraCode : fallbackCode;
-    const status = error && typeof error.status === 'number' && error.status >= 400 && error.status <= 599 ? error.status : undefined;
-    let message: string;
+  const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+  const tooLarge = () =>
+    stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: `The component's result is larger than the ${maxResultChars} characters allowed to leave the sandbox.` });
+  const isObject = (value: unknown): value is object => value !== null && (typeof value === 'object' || typeof value === 'function');
+  const UNREADABLE = { message: 'The component threw a value that cannot be read.', status: undefined, allocationFailed: false };
+  /** What a thrown value says: a getter or a proxy that throws makes it unreadable, never a second throw. */
+  function readThrown(error: unknown): { message: string; status: number | undefined; allocationFailed: boolean } {
     try {
-      message = String(error && typeof error.message === 'string' ? error.message : error);
+      const fields = isObject(error) ? (error as { message?: unknown; status?: unknown }) : undefined;
+      const status = fields?.status;
+      const message = String(typeof fields?.message === 'string' ? fields.message : error);
+      return {
+        message: clip(message, MAX_MESSAGE_CHARS),
+        status: typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined,
+        allocationFailed: error instanceof RangeErrorCtor && message === 'Array buffer allocation failed',
+      };
     } catch {
-      message = 'The component threw a value that cannot be read.';
+      return UNREADABLE;
     }
-    if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
-    return stringify({ ok: false, code, status, message, details: isCoded ? error.__tesseraDetails : undefined });
   }
 
-  const moduleRequire = (name: string) => {
-    throw coded('DEPENDENCY_MISSING_FROM_REGISTRY', `Module "${String(name)}" is not bundled with the component and the registry does not provide it.`, {
-      missingDependencies: [String(name)],
+  /**
+   * A failure as the JSON the host reads; codes set by this prelude survive, anything else gets
+   * `fallbackCode`. Bounded like a result: it leaves the sandbox too.
+   */
+  function fail(error: unknown, fallbackCode: string): string {
+    const known = isObject(error) ? codeOf.get(error) : undefined;
+    const { message, status, allocationFailed } = readThrown(error);
+    // The allocator refusing an ArrayBuffer is the memory limit speaking; the heap itself is
+    // fine, so this isolate is kept.
+    if (allocationFailed) return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit.' });
+    const json = stringify({ ok: false, code: known ? known.code : fallbackCode, status, message, details: known?.details });
+    return json.length > maxResultChars ? tooLarge() : json;
+  }
+
+  const moduleRequire = (name: unknown) => {
+    const named = clip(String(name), MAX_NAME_CHARS);
+    throw coded('DEPENDENCY_MISSING_FROM_REGISTRY', `Module "${named}" is not bundled with the component and the registry does not provide it.`, {
+      missingDependencies: [named],
     });
   };
 
@@ -281,13 +310,50 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     return stringify({ kind: 'modern', parameters: definition.modern.parameters, actions: keys(definition.modern.actions) });
   };
 
+  /**
+   * The cookies one answer sets, checked against what the visitor already holds of this component
+   * (`held`: `[name, bytes]` from the request's Cookie header). Setting a name again in one answer
+   * replaces it. Overwriting or deleting a held cookie is always allowed when it does not grow the jar.
+   */
+  const cookieJar = (held: Array<[string, number]> | undefined) => {
+    const kept = new Map<string, number>(held);
+    let keptBytes = 0;
+    for (const size of kept.values()) keptBytes += size;
+    const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
+    let answerBytes = 0;
+    const set = (name: string, value: string, options: Record<string, unknown>, bytes: number) => {
+      const earlier = cookies.findIndex((cookie) => cookie.name === name);
+      const earlierBytes = earlier === -1 ? 0 : (kept.get(name) ?? 0);
+      if (earlier === -1 && cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies in one answer.`);
+      if (answerBytes - earlierBytes + bytes > MAX_COOKIES_BYTES) throw new RangeErrorCtor(`The cookies of one answer may hold at most ${MAX_COOKIES_BYTES} bytes together.`);
+      const before = kept.get(name);
+      if (before === undefined && kept.size >= MAX_COOKIES) {
+        throw new RangeErrorCtor(`setCookie: a visitor keeps at most ${MAX_COOKIES} cookies of one component; "${name}" would be one more.`);
+      }
+      const after = keptBytes - (before ?? 0) + bytes;
+      if (after > MAX_COOKIES_BYTES && after > keptBytes) {
+        throw new RangeErrorCtor(`setCookie: a visitor keeps at most ${MAX_COOKIES_BYTES} bytes of one component's cookies.`);
+      }
+      kept.set(name, bytes);
+      keptBytes = after;
+      answerBytes += bytes - earlierBytes;
+      const cookie = { name, value, options };
+      if (earlier === -1) cookies.push(cookie);
+      else cookies[earlier] = cookie;
+    };
+    return { cookies, set };
+  };
+
   const run = async (inputJson: string, execId: number): Promise<string> => {
     const input = parse(inputJson);
     const relayConsole = version.relayConsole && definitionOf(exportsOfServer)?.modern?.options?.development?.console === true;
     if (relayConsole) consoleLines ??= [];
     const headers: Record<string, string> = {};
-    const cookies: Array<{ name: string; value: string; options: Record<string, unknown> }> = [];
-    let cookieBytes = 0;
+    const jar = cookieJar(input.heldCookies);
+    // The path every route of the registry is under (`/`, or the path of its public base URL).
+    const basePath = String(input.baseUrl).replace(/^[^:/]+:\/\/[^/]*/, '');
+    const isRoutePath = (path: unknown) =>
+      typeof path === 'string' && path.startsWith('/') && basePath.startsWith(path) && (path.endsWith('/') || path.length === basePath.length || basePath[path.length] === '/');
     let empty = false;
     // A legacy data() may end by returning setEmptyResponse() without calling back (decisions §8).
     let endLegacy: ((model: undefined) => void) | undefined;
@@ -353,20 +419,20 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       setCookie(name: unknown, value: unknown, options?: any) {
         if (typeof name !== 'string' || !TOKEN.test(name)) throw new TypeErrorCtor('setCookie: the cookie name must be a non-empty token.');
         if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new TypeErrorCtor('setCookie: the cookie value must be a string.');
-        // The name and the value as the front sends it, URI-encoded (a '€' is 9 bytes).
-        const bytes = name.length > MAX_NAME_CHARS ? Infinity : name.length + 1 + encodeCookieValue(String(value)).length;
+        // The cookie as the front sends it, its value URI-encoded (a '€' is 9 bytes).
+        const bytes = name.length > MAX_NAME_CHARS ? Infinity : SCOPE_CHARS + name.length + 1 + encodeCookieValue(String(value)).length;
         if (bytes > MAX_COOKIE_BYTES) throw new RangeErrorCtor(`setCookie: cookie "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit of ${MAX_COOKIE_BYTES} bytes.`);
-        if (cookies.length >= MAX_COOKIES) throw new RangeErrorCtor(`A component may set at most ${MAX_COOKIES} cookies in one answer.`);
-        if (cookieBytes + bytes > MAX_COOKIES_BYTES) throw new RangeErrorCtor(`The cookies of one answer may hold at most ${MAX_COOKIES_BYTES} bytes together.`);
         const kept: Record<string, unknown> = {};
         if (options && typeof options === 'object') {
           for (const key of COOKIE_OPTIONS) if (options[key] !== undefined) kept[key] = key === 'expires' && options[key] instanceof Date ? options[key].toUTCString() : options[key];
           for (const key of keys(kept)) {
             if (typeof kept[key] === 'string' && (kept[key] as string).length > MAX_NAME_CHARS) throw new RangeErrorCtor(`setCookie: option "${key}" is over its size limit.`);
           }
+          if (kept.path !== undefined && !isRoutePath(kept.path)) {
+            throw new TypeErrorCtor(`setCookie: option "path" must be "${basePath}" or a prefix of it, so that the cookie comes back with every request to the registry.`);
+          }
         }
-        cookies.push({ name, value: String(value), options: kept });
-        cookieBytes += bytes;
+        jar.set(name, String(value), kept, bytes);
       },
       renderComponent(name: unknown, options?: unknown, callback?: unknown) {
         if (typeof options === 'function') [options, callback] = [undefined, options];
@@ -445,14 +511,11 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       let json: string;
       try {
         const relayed = relayConsole && consoleLines!.length > 0 ? consoleLines!.splice(0) : undefined;
-        json = stringify({ ok: true, ...outcome, headers, cookies, console: relayed });
+        json = stringify({ ok: true, ...outcome, headers, cookies: jar.cookies, console: relayed });
       } catch {
         return NOT_SERIALIZABLE;
       }
-      if (json.length > maxResultChars) {
-        return stringify({ ok: false, code: 'MEMORY_LIMIT_EXCEEDED', message: `The component's result is larger than the ${maxResultChars} characters allowed to leave the sandbox.` });
-      }
-      return json;
+      return json.length > maxResultChars ? tooLarge() : json;
     }
   };
   // Intl objects keep their ICU data outside the V8 heap, where the memory limit does not see it

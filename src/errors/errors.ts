@@ -33,6 +33,9 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** Whether `code` is one of the table's own codes: `constructor` or `__proto__` is no code. */
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERRORS, code);
+
 export interface TesseraErrorOptions {
   /** Overrides the table's status (GENERIC_ERROR carries the component's own status). */
   status?: number;

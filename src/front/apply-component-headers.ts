@@ -12,15 +12,24 @@ export function applyComponentHeaders(reply: FastifyReply, result: Pick<RenderRe
   if (result.cookies.length > 0) reply.header('set-cookie', result.cookies.map(serializeCookie));
 }
 
-/** `Set-Cookie` value with Express's conventions (value URI-encoded, `maxAge` in milliseconds). */
+/**
+ * The longest a component's cookie lives: 7 days (Safari's cap for cookies a page's script sets).
+ * The jar is the origin's, shared by every tenant: whatever a component leaves there, past the
+ * bounds the sandbox checks per answer (answers running at the same time each see the same jar),
+ * is gone within a week rather than after the years it asked for.
+ */
+export const MAX_COOKIE_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** `Set-Cookie` value with Express's conventions (value URI-encoded, `maxAge` in milliseconds), its lifetime capped. */
 function serializeCookie({ name, value, options }: Cookie): string {
   let cookie = `${name}=${encodeURIComponent(value)}`;
+  const now = Date.now();
   if (typeof options['maxAge'] === 'number' && Number.isFinite(options['maxAge'])) {
-    const maxAge = options['maxAge'];
-    cookie += `; Max-Age=${Math.floor(maxAge / 1000)}; Expires=${new Date(Date.now() + maxAge).toUTCString()}`;
+    const maxAge = Math.min(options['maxAge'], MAX_COOKIE_AGE_MS);
+    cookie += `; Max-Age=${Math.floor(maxAge / 1000)}; Expires=${new Date(now + maxAge).toUTCString()}`;
   } else if (typeof options['expires'] === 'string' || typeof options['expires'] === 'number') {
     const expires = new Date(options['expires']);
-    if (!Number.isNaN(expires.getTime())) cookie += `; Expires=${expires.toUTCString()}`;
+    if (!Number.isNaN(expires.getTime())) cookie += `; Expires=${new Date(Math.min(expires.getTime(), now + MAX_COOKIE_AGE_MS)).toUTCString()}`;
   }
   if (typeof options['domain'] === 'string' && /^[A-Za-z0-9.-]+$/.test(options['domain'])) cookie += `; Domain=${options['domain']}`;
   cookie += `; Path=${typeof options['path'] === 'string' && /^[\x21-\x3a\x3c-\x7e]*$/.test(options['path']) ? options['path'] : '/'}`;

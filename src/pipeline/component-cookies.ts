@@ -23,6 +23,28 @@ export const headersForComponent = (component: string, headers: RequestHeaders):
  */
 export const headersFromParent = (headers: RequestHeaders): RequestHeaders => filterCookies(headers, undefined);
 
+/**
+ * The cookies of `component` the visitor holds, as the request's `Cookie` header lists them: each
+ * plain name with the bytes it takes there (`oc.C.name=value`), summed when a name comes more than
+ * once (the same name under two paths). What setCookie may still add is decided from them.
+ */
+export function cookiesHeldBy(component: string, headers: RequestHeaders): Array<[string, number]> {
+  const cookie = headers['cookie'];
+  if (cookie === undefined) return [];
+  const sent = Array.isArray(cookie) ? cookie.join('; ') : cookie;
+  const own = scopedCookieName(component, '');
+  if (!sent.includes(own)) return [];
+  const held = new Map<string, number>();
+  for (const pair of sent.split(';')) {
+    const trimmed = pair.trim();
+    if (!trimmed.startsWith(own)) continue;
+    const equals = trimmed.indexOf('=');
+    const name = trimmed.slice(own.length, equals === -1 ? undefined : equals);
+    held.set(name, (held.get(name) ?? 0) + trimmed.length);
+  }
+  return [...held];
+}
+
 /** Drops the component cookies of `Cookie` but those of `owner`, which get their plain names back. */
 function filterCookies(headers: RequestHeaders, owner: string | undefined): RequestHeaders {
   const cookie = headers['cookie'];

@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog';
 import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
-import { TesseraError, type ErrorCode } from '../errors/errors';
+import { TesseraError } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
@@ -10,8 +10,9 @@ import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
-import { headersForComponent, scopedCookieName } from './component-cookies';
+import { cookiesHeldBy, headersForComponent, scopedCookieName } from './component-cookies';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
+import { checkedFailure, type SandboxFailure } from './sandbox-failure';
 import { wrapHtml } from './wrap-html';
 
 export type RenderMode = 'rendered' | 'unrendered' | 'info';
@@ -66,7 +67,7 @@ type SandboxAnswer =
       /** What the server logic logged, on a development registry when it asked for the development console. */
       console?: ConsoleLine[];
     }
-  | { ok: false; code: ErrorCode; status?: number; message: string; details?: Record<string, unknown> };
+  | SandboxFailure;
 
 const TEMPLATES = TEMPLATE_TYPES.map(({ type, version }) => ({ type, version, externals: [] }));
 
@@ -186,6 +187,8 @@ export class RenderPipeline {
       baseUrl: request.baseUrl,
       requestHeaders: headersForComponent(component.name, headers),
       staticPath,
+      // The component's cookies the visitor holds, `[name, bytes]`: setCookie bounds the jar by them.
+      heldCookies: cookiesHeldBy(component.name, headers),
     });
     const job = {
       key: component.sandboxKey,
@@ -197,7 +200,10 @@ export class RenderPipeline {
       depth: request.depth,
       budget,
     };
-    return this.#metrics.observeExecution(component, tenant, async () => JSON.parse(await this.#pool.execute(job)) as SandboxAnswer);
+    return this.#metrics.observeExecution(component, tenant, async () => {
+      const answer = JSON.parse(await this.#pool.execute(job)) as SandboxAnswer;
+      return answer.ok ? answer : checkedFailure(answer);
+    });
   }
 
   /** The version's code with its constants, sent to a host that lacks its warm context. */
@@ -219,12 +225,12 @@ export class RenderPipeline {
   }
 }
 
-function componentError(component: ComponentVersion, answer: Extract<SandboxAnswer, { ok: false }>): TesseraError {
+function componentError(component: ComponentVersion, answer: SandboxFailure): TesseraError {
   const prefix = `Component "${component.name}" failed: `;
   // A component rethrowing its own nested failure (self-nesting) keeps one prefix, not one per level.
   const message =
     (answer.code === 'GENERIC_ERROR' || answer.code === 'RENDER_ERROR') && !answer.message.startsWith(prefix) ? prefix + answer.message : answer.message;
-  return new TesseraError(answer.code, message, { status: answer.code === 'GENERIC_ERROR' ? answer.status : undefined, details: answer.details });
+  return new TesseraError(answer.code, message, { status: answer.status, details: answer.details });
 }
 
 const stringHeader = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined);

@@ -12,11 +12,12 @@ interface Assert {
 
 /**
  * Renders the bystander for a name and checks its exact answer: a hostile component running at
- * the same time (or just before) must not change it.
+ * the same time (or just before) must not change it. `init` sends the request as a given visitor
+ * (its cookies, say).
  */
-export async function bystanderRenders(t: Assert, started: StartedRegistry, who: string, message: string): Promise<void> {
+export async function bystanderRenders(t: Assert, started: StartedRegistry, who: string, message: string, init: RequestInit = {}): Promise<void> {
   const { url, registry } = started;
-  const { status, body } = await request(`${url}hello-world/1.0.0?name=${encodeURIComponent(who)}`);
+  const { status, body } = await request(`${url}hello-world/1.0.0?name=${encodeURIComponent(who)}`, init);
   const templateKey = registry.catalog.resolve('hello-world', '1.0.0').templateKey;
   t.equal(status, 200, `${message}: status`);
   t.equal(

@@ -1,0 +1,128 @@
+import t from 'tap';
+import { MAX_COOKIE_AGE_MS } from '../../src/front/apply-component-headers';
+import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { BYSTANDER, bystanderRenders, hostileBesideBystander } from '../sandbox/bystander';
+
+const NAME = 'hostile-cookie-jar';
+const failed = (error: string) => ({ code: 'GENERIC_ERROR', error: `Component "${NAME}" failed: ${error}`, name: NAME, requestVersion: '' });
+const MAX_AGE = `Max-Age=${MAX_COOKIE_AGE_MS / 1000}`;
+
+/** What the visitor's browser sends back after keeping these `Set-Cookie`s. */
+const jarOf = (setCookies: string[]): string => setCookies.map((cookie) => cookie.slice(0, cookie.indexOf(';'))).join('; ');
+
+t.test('a component cannot fill the origin\'s cookie jar, nor send the visitor on to fill it again', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const { url } = started;
+
+  // Uncaught, the refusal fails the answer, and nothing it set reaches the visitor.
+  await hostileBesideBystander(t, started, `${NAME}?attack=flood&round=a`, { status: 500, body: failed('A component may set at most 8 cookies in one answer.') });
+  const refused = await request(`${url}${NAME}?attack=flood&round=a`);
+  t.same(refused.headers.getSetCookie(), [], 'a failed answer sets no cookie');
+
+  // Caught, the first answer keeps 8 cookies of 415 bytes, for a week, and no Refresh.
+  const first = await request(`${url}${NAME}?attack=flood-caught&round=a`);
+  t.equal(first.status, 200);
+  t.equal(first.body.html, '<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | Header "Refresh" cannot be set by a component.</p>');
+  t.equal(first.headers.get('refresh'), null, 'no Refresh: the visitor is not sent back for more');
+  const cookies = first.headers.getSetCookie();
+  t.same(
+    cookies.map((cookie) => cookie.replace(/; Expires=[^;]+/, '')),
+    Array.from({ length: 8 }, (_, i) => `oc.${NAME}.a${i}=${'v'.repeat(390)}; ${MAX_AGE}; Path=/`),
+    'eight cookies, ten years cut to a week',
+  );
+  const jar = jarOf(cookies);
+  t.equal(jar.length, 8 * `oc.${NAME}.a0=`.length + 8 * 390 + 7 * '; '.length, 'the jar holds 3.3 KB of this component');
+
+  // The visitor comes back with them: no new name is kept, whatever the component tries.
+  const second = await request(`${url}${NAME}?attack=flood-caught&round=b`, { headers: { cookie: jar } });
+  t.equal(second.status, 200);
+  t.equal(
+    second.body.html,
+    `<p>kept 0 of 20 cookies; setCookie: a visitor keeps at most 8 cookies of one component; "b19" would be one more. | Header "Refresh" cannot be set by a component.</p>`,
+  );
+  t.same(second.headers.getSetCookie(), [], 'the second answer adds nothing to the jar');
+
+  // Another tenant still answers that visitor exactly, with the jar as it is.
+  await bystanderRenders(t, started, 'Visitor', 'the bystander, for the visitor holding the jar', { headers: { cookie: jar } });
+  // What the bounds keep away: past 16 KB of headers the registry answers nothing else to that visitor.
+  const full = await request(`${url}hello-world/1.0.0?name=Visitor`, { headers: { cookie: `${jar}; ${'x'.repeat(16 * 1024)}=1` } });
+  t.equal(full.status, 413, 'a jar of 16 KB would lock the visitor out of every tenant');
+  t.equal(full.body.code, 'PAYLOAD_TOO_LARGE');
+});
+
+t.test("a component's cookies in the visitor's jar hold at most 4096 bytes; held ones may be overwritten or deleted", async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const { url } = started;
+  const holding = (bytes: Record<string, number>) => ({
+    headers: { cookie: Object.entries(bytes).map(([name, size]) => `oc.${NAME}.${name}=${'v'.repeat(size - `oc.${NAME}.${name}=`.length)}`).join('; ') },
+  });
+  const cases: Array<[string, Record<string, number>, number, unknown]> = [
+    // 3000 held, 1500 more under a new name: over.
+    [`name=other&bytes=1500`, { big: 3000 }, 500, failed("setCookie: a visitor keeps at most 4096 bytes of one component's cookies.")],
+    // The held one grows to 4000: within.
+    [`name=big&bytes=4000`, { big: 3000 }, 200, { text: 'set' }],
+    // Held from before at 6000 together: shrinking one of them is allowed, growing it is not.
+    [`name=one&bytes=100`, { one: 3000, two: 3000 }, 200, { text: 'set' }],
+    [`name=one&bytes=3001`, { one: 3000, two: 3000 }, 500, failed("setCookie: a visitor keeps at most 4096 bytes of one component's cookies.")],
+    // A new name needs room in the jar as well as in the answer.
+    [`name=ninth&bytes=30`, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`held${i}`, 30])), 500, failed('setCookie: a visitor keeps at most 8 cookies of one component; "ninth" would be one more.')],
+    [`name=held3&bytes=30`, Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`held${i}`, 30])), 200, { text: 'set' }],
+  ];
+  for (const [query, held, status, wanted] of cases) {
+    const answer = await request(`${url}${NAME}?attack=set&${query}`, holding(held));
+    t.equal(answer.status, status, `${query} holding ${JSON.stringify(held)}: status`);
+    t.same(status === 200 ? { text: answer.body.html === '<p>set</p>' ? 'set' : answer.body.html } : answer.body, wanted, `${query} holding ${JSON.stringify(held)}`);
+  }
+  // A name set again in one answer replaces it: one cookie, the last.
+  const again = await request(`${url}${NAME}?attack=same-name`);
+  t.equal(again.status, 200);
+  t.same(again.headers.getSetCookie(), [`oc.${NAME}.session=19${'v'.repeat(390)}; Path=/`], 'a name set twenty times is one cookie');
+  // Another component's cookies and the site's own are not this component's: they take none of its room.
+  const others = await request(`${url}${NAME}?attack=set&name=mine&bytes=4000`, { headers: { cookie: `oc.hello-world.big=${'w'.repeat(4000)}; site=${'s'.repeat(4000)}` } });
+  t.equal(others.status, 200);
+  await bystanderRenders(t, started, 'After', 'another tenant after the jar checks');
+});
+
+t.test('a cookie must come back with every request that may set more: its path is the registry\'s or a prefix of it', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  // Under /hello-world it would be sent to another tenant's route only, where this component never sees it to count it.
+  await hostileBesideBystander(t, started, `${NAME}?attack=set&path=/hello-world`, {
+    status: 500,
+    body: failed('setCookie: option "path" must be "/" or a prefix of it, so that the cookie comes back with every request to the registry.'),
+  });
+  const root = await request(`${started.url}${NAME}?attack=set&path=/`);
+  t.equal(root.status, 200);
+  t.same(root.headers.getSetCookie(), [`oc.${NAME}.session=${'v'.repeat(40 - `oc.${NAME}.session=`.length)}; Path=/`]);
+});
+
+t.test('behind a public base URL with a path, that path and its prefixes are the registry\'s', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME)], (config) => {
+    config.baseUrl = 'https://components.example/oc/';
+  });
+  for (const path of ['/', '/oc', '/oc/']) {
+    const { status, headers } = await request(`${started.url}${NAME}?attack=set&path=${path}`);
+    t.equal(status, 200, path);
+    t.same(headers.getSetCookie(), [`oc.${NAME}.session=${'v'.repeat(40 - `oc.${NAME}.session=`.length)}; Path=${path}`], path);
+  }
+  for (const path of ['/o', '/oc/deeper', '/other', 'oc/']) {
+    const { status, body } = await request(`${started.url}${NAME}?attack=set&path=${path}`);
+    t.equal(status, 500, path);
+    t.same(body, failed('setCookie: option "path" must be "/oc/" or a prefix of it, so that the cookie comes back with every request to the registry.'), path);
+  }
+});
+
+t.test('setHeader refuses every header that makes a browser fetch or navigate', async (t) => {
+  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  await hostileBesideBystander(t, started, `${NAME}?attack=header&header=Refresh`, { status: 500, body: failed('Header "Refresh" cannot be set by a component.') });
+  const names = [
+    'Location', 'Content-Location', 'Link', 'Speculation-Rules', 'SourceMap', 'X-SourceMap', 'Content-Security-Policy-Report-Only',
+    'Expect-CT', 'X-XSS-Protection', 'Activate-Storage-Access', 'Supports-Loading-Mode', 'Attribution-Reporting-Register-Source', 'refresh',
+  ];
+  for (const name of names) {
+    const { status, headers, body } = await request(`${started.url}${NAME}?attack=header&header=${name}`);
+    t.equal(status, 500, name);
+    t.strictSame(body, failed(`Header "${name}" cannot be set by a component.`), name);
+    t.equal(headers.get(name), null, `${name}: not in the response`);
+  }
+  await bystanderRenders(t, started, 'After', 'another tenant after the refused headers');
+});
