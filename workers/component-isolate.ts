@@ -153,6 +153,9 @@ export class ComponentIsolate implements WatchedIsolate {
   #disposeReason: DisposeReason | undefined;
   #lost = false;
   readonly #onLost: (keys: string[]) => void;
+  /** Told the CPU time (ns) the isolate spent since it was last told (its tenant's CPU seconds). */
+  readonly #onCpu: (ns: bigint) => void;
+  #cpuTold = 0n;
   /** Builds under way, told when the isolate is lost (a build V8 cannot finish never settles). */
   readonly #building = new Set<(answer: string) => void>();
   #retiring = false;
@@ -160,11 +163,15 @@ export class ComponentIsolate implements WatchedIsolate {
   #idleCpu: bigint | undefined;
   #heapBytes = 0;
 
-  /** `onLost` is told, with the versions it was running, when V8 loses control of the isolate. */
-  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
+  /**
+   * `onLost` is told, with the versions it was running, when V8 loses control of the isolate;
+   * `onCpu`, the CPU time it spent, at each `tellCpu` and when it is disposed.
+   */
+  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void, onCpu: (ns: bigint) => void) {
     this.#limits = limits;
     this.#forward = forward;
     this.#onLost = onLost;
+    this.#onCpu = onCpu;
     this.#isolate = new ivm.Isolate({
       memoryLimit: limits.memoryMb,
       // A single allocation too large for any heap (`new Array(1e8).fill(0)`) fails inside V8 before
@@ -592,6 +599,14 @@ export class ComponentIsolate implements WatchedIsolate {
     return true;
   }
 
+  /** Tells `onCpu` the CPU time spent since it was last told (nothing once disposed: that was told then). */
+  tellCpu(): void {
+    if (this.#isolate.isDisposed) return;
+    const cpu = this.#isolate.cpuTime;
+    if (cpu > this.#cpuTold) this.#onCpu(cpu - this.#cpuTold);
+    this.#cpuTold = cpu;
+  }
+
   /** Heap bytes in use (external allocations included), without waiting long on a busy isolate. */
   async heapBytes(): Promise<number> {
     if (this.#isolate.isDisposed) return 0;
@@ -643,6 +658,7 @@ export class ComponentIsolate implements WatchedIsolate {
       for (const [id, execution] of this.#executions) this.#end(id, execution, FAILURE_OF[this.#disposeReason]);
       return;
     }
+    this.tellCpu();
     this.#isolate.dispose();
     const running = this.#calls > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
     const answer = FAILURE_OF[reason];

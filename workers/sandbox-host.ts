@@ -159,7 +159,7 @@ function receive(front: Front, batch: FrontMessage[]): void {
         break;
       }
       case 'ping':
-        front.outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss(), heaviest: warm.heaviest });
+        front.outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss(), heaviest: warm.heaviest, cpu: warm.takeCpu() });
         break;
       case 'drain':
         if (front !== owner || draining) break;

@@ -33,7 +33,9 @@ export class WarmIsolates {
   readonly #isolates = new Map<string, ComponentIsolate[]>();
   #heapBytes = 0;
   #count = 0;
-  #heaviest: string | undefined;
+  #heaviest: { component: string; heapBytes: number } | undefined;
+  /** CPU time (ns) spent by each component's isolates since the last `takeCpu`. */
+  #cpu = new Map<string, bigint>();
 
   constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
     this.#limits = limits;
@@ -84,7 +86,7 @@ export class WarmIsolates {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
     let isolate = isolates.find((candidate) => candidate.versionCount < VERSIONS_PER_ISOLATE);
     if (!isolate) {
-      isolate = new ComponentIsolate(this.#limits, this.#forward, this.#onLost);
+      isolate = new ComponentIsolate(this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(component, (this.#cpu.get(component) ?? 0n) + ns));
       isolates.push(isolate);
     }
     this.#isolates.set(component, isolates);
@@ -125,18 +127,25 @@ export class WarmIsolates {
     for (const isolate of this.#usableIsolates()) isolate.checkIdle();
   }
 
+  /** CPU seconds each component's isolates spent since the last call. */
+  takeCpu(): Array<[component: string, seconds: number]> {
+    for (const isolates of this.#isolates.values()) for (const isolate of isolates) isolate.tellCpu();
+    const spent = [...this.#cpu].map(([component, ns]): [string, number] => [component, Number(ns) / 1e9]);
+    this.#cpu = new Map();
+    return spent;
+  }
+
   /** The component whose isolates held the most heap at the last measure. */
-  get heaviest(): string | undefined {
+  get heaviest(): { component: string; heapBytes: number } | undefined {
     return this.#heaviest;
   }
 
-  #heaviestOf(isolates: ComponentIsolate[], heaps: number[]): string | undefined {
-    const byComponent = new Map<ComponentIsolate, number>(isolates.map((isolate, index) => [isolate, heaps[index]!]));
-    let heaviest: string | undefined;
-    let most = -1;
+  #heaviestOf(isolates: ComponentIsolate[], heaps: number[]): { component: string; heapBytes: number } | undefined {
+    const byIsolate = new Map<ComponentIsolate, number>(isolates.map((isolate, index) => [isolate, heaps[index]!]));
+    let heaviest: { component: string; heapBytes: number } | undefined;
     for (const [component, own] of this.#isolates) {
-      const bytes = own.reduce((sum, isolate) => sum + (byComponent.get(isolate) ?? 0), 0);
-      if (bytes > most) [heaviest, most] = [component, bytes];
+      const heapBytes = own.reduce((sum, isolate) => sum + (byIsolate.get(isolate) ?? 0), 0);
+      if (heaviest === undefined || heapBytes > heaviest.heapBytes) heaviest = { component, heapBytes };
     }
     return heaviest;
   }

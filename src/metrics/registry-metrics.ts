@@ -87,6 +87,13 @@ export class RegistryMetrics {
     registers: [this.registry],
   });
 
+  readonly #tenantCpu = new Counter({
+    name: 'tessera_tenant_cpu_seconds_total',
+    help: "CPU time of each tenant's isolates, reported by the sandbox hosts every half second.",
+    labelNames: ['tenant'] as const,
+    registers: [this.registry],
+  });
+
   readonly #quarantines = new Counter({
     name: 'tessera_sandbox_quarantines_total',
     help: 'Quarantines started after repeated losses (lost isolates, overdue answers, host memory), by tenant and scope: component (all its versions) or tenant (all its components).',
@@ -99,6 +106,7 @@ export class RegistryMetrics {
     hostReplaced: (reason) => this.#hostRestarts.inc({ reason }),
     isolateLost: (tenant) => this.#isolatesLost.inc({ tenant }),
     quarantined: (tenant, scope) => this.#quarantines.inc({ tenant, scope }),
+    cpuSpent: (tenant, seconds) => this.#tenantCpu.inc({ tenant }, seconds),
   };
 
   /** The cells of each published version's executions, found once per version object. */

@@ -116,8 +116,10 @@ export interface PongMessage {
   heapBytes: number;
   /** The host process's resident memory. */
   rssBytes: number;
-  /** The component whose isolates held the most heap at the last measure (what a memory recycle counts against). */
-  heaviest?: string;
+  /** The component whose isolates held the most heap at the last measure, and how much (what a memory recycle counts against). */
+  heaviest?: { component: string; heapBytes: number };
+  /** CPU seconds each component's isolates spent since the last pong. */
+  cpu: Array<[component: string, seconds: number]>;
 }
 
 /**

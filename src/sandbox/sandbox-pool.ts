@@ -36,6 +36,8 @@ export interface SandboxEvents {
   isolateLost(tenant: string): void;
   /** A component, or every component of a tenant, is refused for a while after repeated losses. */
   quarantined(tenant: string, scope: QuarantineScope): void;
+  /** A tenant's isolates spent this CPU time (reported by the hosts every half second). */
+  cpuSpent(tenant: string, seconds: number): void;
 }
 
 /** A nested render or plugin call made from inside an isolate, for the front to answer. */
@@ -215,10 +217,14 @@ export class SandboxPool {
       },
       drained: (host) => host.kill(),
       pong: (host, pong) => {
+        for (const [component, seconds] of pong.cpu) this.#options.events.cpuSpent(this.#options.tenantOf(component), seconds);
         // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
         // host's size) would only start the same again.
         if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) {
-          if (pong.heaviest !== undefined) this.#recordLoss(pong.heaviest);
+          // It counts against a component only when that one holds more than an isolate's limit there:
+          // a host that grew outside its isolates' heaps is nobody's loss.
+          const heaviest = pong.heaviest;
+          if (heaviest && heaviest.heapBytes > this.#options.limits.memoryMb * 1024 * 1024) this.#recordLoss(heaviest.component);
           this.#recycle(host, 'memory');
         }
       },

@@ -3,7 +3,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 
 const COMPONENTS = [fixture('rendering-child'), fixture('rendering-child-v2'), fixture('rendering-nested-parent')];
 const WHOLE = '<section><i>v2 {} trace=shared</i> | <i>v1 {} trace=shared</i></section>';
-const NO_SLOT = 'Error(The registry is at capacity: a nested render found no free execution slot; retry later.)';
+const NO_SLOT = 'Error(The registry is at capacity for tenant "default": a nested render found no free execution slot within its share; retry later.)';
 
 t.test('more concurrent nested parents than execution slots: children never wait, so every parent answers', async (t) => {
   // Two hosts running one outside execution each, and one slot of headroom for nested renders:

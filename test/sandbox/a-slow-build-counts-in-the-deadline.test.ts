@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fixture, ofTenant, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
-import { hostsUp } from './wait-for';
+import { hostsUp, until } from './wait-for';
 
 const NAME = 'hostile-slow-build';
 
@@ -30,4 +30,9 @@ t.test("building a version counts in its first execution's deadline: EXECUTION_T
   const second = await request(`${url}${NAME}`);
   t.equal(second.status, 200, 'the version was built once: the next execution has its whole limit');
   t.equal(second.body.html, '<p>built and answered</p>');
+
+  // 1.4 s at the build, at least 0.6 s of the first handler before its deadline, 1.4 s of the second.
+  const cpu = async (tenant: string) => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_tenant_cpu_seconds_total', { tenant });
+  await until(async () => (await cpu('mallory')) >= 3);
+  t.ok((await cpu('ada')) < 1, "the bystander's tenant is not charged for it");
 });

@@ -13,7 +13,7 @@ const MISSING_X = {
 };
 
 const rendersOf = async (started: StartedRegistry, outcome: string): Promise<number> =>
-  valueOf(parseMetrics((await request(`${started.url}metrics`)).text), 'tessera_renders_total', { component: NAME, version: '1.0.0', outcome });
+  valueOf(parseMetrics((await request(`${started.url}metrics`)).text), 'tessera_renders_total', { component: NAME, version: '1.0.0', tenant: 'default', outcome });
 
 t.test("a registry error the component catches keeps its own code and details, whatever the component writes on it", async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
