@@ -45,6 +45,8 @@ export const CANCELLED = 'cancelled';
 const STOP_WAIT_MS = 1000;
 /** The same, for an isolate stopped for its memory: it grows while it runs, so it gets less. */
 const MEMORY_STOP_WAIT_MS = 100;
+/** Growth of the host past which an isolate stopped for its memory is taken to be running still. */
+const STILL_GROWING_BYTES = 16 * 1024 * 1024;
 /** How long a cancelled execution that is still running gets to finish before its isolate goes. */
 const CANCEL_GRACE_MS = 50;
 /** CPU time an isolate may spend between two idle checks without any execution in it (GC and settling). */
@@ -595,7 +597,13 @@ export class ComponentIsolate implements WatchedIsolate {
   checkMemory(rss: number, now: number, growthBytes: number): boolean {
     if (this.#busySince === undefined || this.#isolate.isDisposed || now - this.#busySince < 2 * WATCH_EVERY_MS) return false;
     if (rss - this.#busyFromRss <= growthBytes) return false;
+    const running = [...this.#executions.values()].map((execution) => execution.version.key);
     this.dispose('memory', MEMORY_STOP_WAIT_MS);
+    // isolated-vm may settle the call into a disposed isolate before its thread leaves the built-in:
+    // a host still growing after the wait tells that it has not.
+    setTimeout(() => {
+      if (latestRss() > rss + STILL_GROWING_BYTES) this.#lose(running);
+    }, MEMORY_STOP_WAIT_MS).unref();
     return true;
   }
 

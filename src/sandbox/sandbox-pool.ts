@@ -166,8 +166,11 @@ export class SandboxPool {
   readonly #shares: TenantShares;
   readonly #componentGates: ComponentGates;
   readonly #quarantine = new Quarantine(QUARANTINE);
-  /** The hosts taking new executions (or starting to), one per slot. */
-  readonly #slots: SandboxHost[] = [];
+  /**
+   * The hosts taking new executions (or starting to), one per slot. A guest's may have a hole while
+   * a slot's host is not announced yet (hosts become ready in any order).
+   */
+  readonly #slots: Array<SandboxHost | undefined> = [];
   /** Hosts being drained before they are killed. */
   readonly #draining = new Set<SandboxHost>();
   readonly #waitingForHost = new Set<() => void>();
@@ -364,8 +367,8 @@ export class SandboxPool {
     const home = homeSlot(component, slots.length);
     let best: SandboxHost | undefined;
     for (let step = 0; step < slots.length; step++) {
-      const host = slots[(home + step) % slots.length]!;
-      if (host.state !== 'ready') continue;
+      const host = slots[(home + step) % slots.length];
+      if (host?.state !== 'ready') continue;
       if (!host.busyWith(component) && host.inflightOf(component) < SPREAD_AT) return host;
       if (best === undefined || betterFor(component, host, best)) best = host;
     }
@@ -375,7 +378,7 @@ export class SandboxPool {
   /** Whether this front has SPREAD_AT or more executions of the component under way, on any host. */
   #isHot(component: string): boolean {
     let inflight = 0;
-    for (const host of this.#slots) inflight += host.inflightOf(component);
+    for (const host of this.#slots) inflight += host?.inflightOf(component) ?? 0;
     return inflight >= SPREAD_AT;
   }
 
@@ -387,7 +390,7 @@ export class SandboxPool {
         reject(new TesseraError('SANDBOX_CRASHED', 'No sandbox host became ready in time; retry the request.'));
       }, timeoutMs);
       const wake = () => {
-        const host = this.#slots.find((candidate) => candidate.state === 'ready');
+        const host = this.#slots.find((candidate) => candidate?.state === 'ready');
         if (!host) {
           this.#waitingForHost.add(wake);
           return;
@@ -445,7 +448,7 @@ export class SandboxPool {
 
   /** Owner: a guest asks for the host with this process id to be replaced. */
   recycleHost(pid: number, reason: RecycleReason): void {
-    const host = this.#slots.find((candidate) => candidate.pid === pid);
+    const host = this.#slots.find((candidate) => candidate?.pid === pid);
     if (host) this.#recycle(host, reason);
   }
 
@@ -465,7 +468,7 @@ export class SandboxPool {
   #checkHosts(): void {
     const now = performance.now();
     for (const host of [...this.#slots, ...this.#draining]) {
-      if (host.state === 'gone') continue;
+      if (host === undefined || host.state === 'gone') continue;
       // Only the owner watches a host's life; a guest answers what it sent.
       if (this.#options.sharing.role === 'guest') {
         this.#overdue(host, now);
@@ -496,7 +499,7 @@ export class SandboxPool {
 
   /** The process ids of the hosts taking executions, for operators' tooling. */
   hostProcessIds(): number[] {
-    return this.#slots.map((host) => host.pid);
+    return this.#slots.flatMap((host) => (host ? [host.pid] : []));
   }
 
   /** Execution slots each tenant holds now (the paying tenant: a request's nested renders count as its root's). */
@@ -511,6 +514,7 @@ export class SandboxPool {
   stats(): SandboxStats {
     const stats: SandboxStats = { hosts: 0, warmIsolates: 0, heapBytes: 0, rssBytes: 0, busyComponents: 0 };
     for (const host of [...this.#slots, ...this.#draining]) {
+      if (host === undefined) continue;
       if (host.state === 'ready') stats.hosts++;
       if (host.state === 'gone' || !host.lastPong) continue;
       stats.warmIsolates += host.lastPong.warmIsolates;
@@ -525,7 +529,7 @@ export class SandboxPool {
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#heartbeat);
-    const hosts = [...this.#slots, ...this.#draining];
+    const hosts = [...this.#slots, ...this.#draining].filter((host) => host !== undefined);
     for (const host of hosts) host.kill();
     await Promise.all(hosts.map((host) => host.ended));
   }

@@ -43,3 +43,17 @@ export async function hostsCpuShare(registry: Registry, ms: number): Promise<num
   await new Promise((resolve) => setTimeout(resolve, ms));
   return (hostsCpuMs(registry) - before) / ms;
 }
+
+/**
+ * Polls a counter until it passes `before` or `ms` have gone by, and answers its last value: for
+ * what may or may not follow an answer (an isolate found lost a moment after its execution was answered).
+ */
+export async function countAfter(read: () => Promise<number>, before: number, ms: number): Promise<number> {
+  const until = performance.now() + ms;
+  let value = await read();
+  while (value <= before && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    value = await read();
+  }
+  return value;
+}
