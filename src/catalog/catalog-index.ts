@@ -32,7 +32,8 @@ export const cursorOfIndex = (key: string): number => Number(key.slice(FOLDER.le
 /** Keys of the stored indexes, oldest first. */
 export const listIndexes = (storage: StorageAdapter): Promise<string[]> => storage.listRecords(FOLDER);
 
-export type IndexRead = { snapshot: CatalogSnapshot; key: string } | { missing: string };
+/** The newest index; or why there is none to use, with the key of one to replace (damaged, or of an older format). */
+export type IndexRead = { snapshot: CatalogSnapshot; key: string } | { missing: string; replace?: string };
 
 /**
  * The newest index, or why there is none to use: no index yet (storage written by a registry
@@ -49,23 +50,25 @@ export async function readNewestIndex(storage: StorageAdapter): Promise<IndexRea
     try {
       snapshot = JSON.parse((await gunzipped(raw)).toString('utf8')) as CatalogSnapshot;
     } catch (error) {
-      return { missing: `the catalog index ${key} cannot be read (${(error as Error).message})` };
+      return { missing: `the catalog index ${key} cannot be read (${(error as Error).message})`, replace: key };
     }
-    if (snapshot?.format !== INDEX_FORMAT) return { missing: `the catalog index ${key} is of another format (${String(snapshot?.format)})` };
+    // A newer registry's index is left alone (this one cannot read it); an older one's is replaced.
+    if (typeof snapshot?.format === 'number' && snapshot.format > INDEX_FORMAT) return { missing: `the catalog index ${key} is of a newer format (${snapshot.format})` };
+    if (snapshot?.format !== INDEX_FORMAT) return { missing: `the catalog index ${key} is of an older format`, replace: key };
     if (typeof snapshot.cursor !== 'number' || !Array.isArray(snapshot.versions) || !snapshot.versions.every(isSummary) || !Array.isArray(snapshot.unreadable)) {
-      return { missing: `the catalog index ${key} is damaged` };
+      return { missing: `the catalog index ${key} is damaged`, replace: key };
     }
     return { snapshot, key };
   }
   return { missing: 'the catalog index kept changing while it was read' };
 }
 
-/** Writes an index, then deletes all but the newest few; answers its key. */
-export async function writeIndex(storage: StorageAdapter, snapshot: CatalogSnapshot): Promise<string> {
+/** Writes an index, then deletes all but the newest few, and `replaced` (one that could not be used); answers its key. */
+export async function writeIndex(storage: StorageAdapter, snapshot: CatalogSnapshot, replaced?: string): Promise<string> {
   const key = indexKey(snapshot.cursor);
   // Compressed off the event loop: 50,000 versions are about 15 MB of JSON, a tenth of it gzipped.
   await storage.putRecord(key, await gzipped(Buffer.from(JSON.stringify(snapshot))));
-  const stale = (await listIndexes(storage)).filter((other) => other !== key).slice(0, -KEPT);
-  await storage.deleteRecords(stale);
+  const others = (await listIndexes(storage)).filter((other) => other !== key && other !== replaced);
+  await storage.deleteRecords([...others.slice(0, -KEPT), ...(replaced ? [replaced] : [])]);
   return key;
 }

@@ -170,7 +170,7 @@ export class Catalog {
     this.#cursor = cursor;
     if (this.#versions.size + this.#unreadable.size === 0) return;
     this.#onNotice(`listed and read every stored version once (${found.missing}): ${this.#versions.size} indexed, ${this.#unreadable.size} unreadable`);
-    if (this.#maintainsIndex) await this.#writeIndex();
+    if (this.#maintainsIndex) await this.#writeIndex(found.replace);
   }
 
   /** Adds an index's versions not held yet; its unreadable versions are tried at the next refresh. */
@@ -238,8 +238,8 @@ export class Catalog {
     return true;
   }
 
-  /** Writes what this catalog knows as the newest index, then prunes the journal behind it. Never fails the refresh. */
-  async #writeIndex(): Promise<void> {
+  /** Writes what this catalog knows as the newest index (in place of `replaced`), then prunes the journal behind it. Never fails the refresh. */
+  async #writeIndex(replaced?: string): Promise<void> {
     const cursor = this.#cursor!;
     const snapshot: CatalogSnapshot = {
       format: INDEX_FORMAT,
@@ -248,7 +248,7 @@ export class Catalog {
       unreadable: [...this.#unreadable.keys()],
     };
     try {
-      await writeIndex(this.#storage, snapshot);
+      await writeIndex(this.#storage, snapshot, replaced);
       this.#indexCursor = Math.max(this.#indexCursor, cursor);
       this.#addedSinceIndex = 0;
       await this.#journal.prune(cursor - this.#retentionMs);
