@@ -2,7 +2,7 @@
  * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
  * and records them in bench/README.md.
  *
- *   npm run bench -- [--scenarios render,batch-5,nested,against-oc,limits,memory,lost-isolates,render-esm,render-react,template-memory,cold-paths] [--rounds 5] [--duration 3]
+ *   npm run bench -- [--scenarios render,batch-5,nested,against-oc,limits,memory,lost-isolates,render-esm,render-react,template-memory,cold-paths,catalog-scale] [--rounds 5] [--duration 3]
  *                    [--warmup 3] [--connections 50] [--load-generator wrk|autocannon] [--remark "text recorded with the results"] [--print-only]
  *
  * The load generator is wrk when it is installed (`apt-get install wrk`), else autocannon.
@@ -15,6 +15,7 @@ import { recordResults } from './record-results';
 import { startRegistryServer, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
 import { againstOcScenario } from './scenarios/against-oc';
 import { batchScenario } from './scenarios/batch';
+import { catalogScaleScenario } from './scenarios/catalog-scale';
 import { coldPathsScenario } from './scenarios/cold-paths';
 import { limitsScenario } from './scenarios/limits';
 import { lostIsolatesScenario } from './scenarios/lost-isolates';
@@ -38,6 +39,7 @@ const SCENARIOS: Scenario[] = [
   renderReactScenario,
   templateMemoryScenario,
   coldPathsScenario,
+  catalogScaleScenario,
 ];
 /** The components the render, batch, nested, against-oc, limits and template render scenarios request. */
 const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner', 'esm-counter', 'react-toggle'];

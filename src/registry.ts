@@ -82,7 +82,12 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     ? { role: 'guest', hosts: frontThread.hosts, recycle: frontThread.recycle }
     : { role: 'owner', socketFolder, announce: (host) => threads?.announce(host) };
   // A stored version that cannot be read is skipped and told once (decisions §12), after the app's logger exists.
-  const catalog = new Catalog(storage, (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`));
+  const catalog = new Catalog(storage, {
+    onUnreadable: (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`),
+    onNotice: (message) => app.log.warn(`catalog: ${message}`),
+    // One writer of the index per process: the main thread, which loads the catalog before its front threads start.
+    maintainsIndex: !frontThread,
+  });
 
   // Process-wide figures (memory, CPU) are the main thread's to report, once.
   const metrics = new RegistryMetrics({ processMetrics: !frontThread });

@@ -1,38 +1,69 @@
 import semver from 'semver';
-import { TesseraError } from '../errors/errors';
 import type { StorageAdapter } from '../storage/storage-adapter';
+import { cursorOfIndex, INDEX_FORMAT, listIndexes, readNewestIndex, writeIndex, type CatalogSnapshot } from './catalog-index';
+import { ChangeJournal, WINDOW_MS } from './change-journal';
 import { ComponentVersion } from './component-version';
-import { resolveVersion } from './resolve-version';
-
-interface ComponentEntry {
-  /** Ascending. */
-  versions: string[];
-  byVersion: Map<string, ComponentVersion>;
-  /** Version expression → resolved version; semver parsing is too slow for every request. Cleared when a version is added. */
-  resolved: Map<string, string | undefined>;
-}
-
-/** Distinct expressions remembered per component; past it the memo starts over (expressions come from requests). */
-const MAX_REMEMBERED_EXPRESSIONS = 256;
+import { PublishedVersions } from './published-versions';
+import { readStoredVersion } from './read-stored-version';
 
 /** Told when a stored version cannot be read (once per version until it reads again). */
 export type UnreadableVersionListener = (id: string, reason: string) => void;
 
+export interface CatalogOptions {
+  onUnreadable?: UnreadableVersionListener;
+  /** Told what the catalog did about its own records that an operator may want to know (a full listing, an index it could not write). */
+  onNotice?: (message: string) => void;
+  /**
+   * Whether this catalog writes the index (at its start when storage has none, then every
+   * `indexEvery` versions) and prunes the journal: one catalog per process (not front threads).
+   */
+  maintainsIndex?: boolean;
+  /** Versions added since the newest index after which a new one is written. Default 1000. */
+  indexEvery?: number;
+  /** Journal entries are kept this long behind the newest index. Default one hour. */
+  journalRetentionMs?: number;
+  /** The journal's clock (tests); `Date.now` by default. */
+  clock?: () => number;
+}
+
+/** Versions read from storage at once, when listing it whole or reading a burst of publishes. */
+const PARALLEL_READS = 16;
+
 /**
- * The in-memory index of published components over the storage adapter. Loaded at start, updated
- * on publish, and refreshed by polling when several replicas share one storage. A version that
- * cannot be read is skipped (decisions §12): it never stops the others from loading.
+ * The in-memory index of published components over the storage adapter (see README, "The
+ * catalog's journal and index"). At start it reads the newest index in storage (one object of
+ * summaries) and the change journal since; a storage without an index (written by a registry that
+ * had none) is listed and read whole, once, and indexed. Each refresh then lists the journal from
+ * its cursor and reads only the versions it does not know: its cost follows the publishes, not the
+ * size of the catalog. A version that cannot be read is skipped (decisions §12) and tried again at
+ * each refresh; it never stops the others from loading.
  */
 export class Catalog {
   readonly #storage: StorageAdapter;
-  readonly #components = new Map<string, ComponentEntry>();
+  readonly #journal: ChangeJournal;
+  readonly #versions = new PublishedVersions();
   /** `name@version` (or `name` when its versions cannot be listed) → why it was skipped; retried at each refresh. */
   readonly #unreadable = new Map<string, string>();
   readonly #onUnreadable: UnreadableVersionListener;
+  readonly #onNotice: (message: string) => void;
+  readonly #maintainsIndex: boolean;
+  readonly #indexEvery: number;
+  readonly #retentionMs: number;
+  /** The newest journal time read; undefined until the catalog is loaded. */
+  #cursor: number | undefined;
+  #loading: Promise<void> | undefined;
+  /** The cursor of the newest index known to be in storage. */
+  #indexCursor = 0;
+  #addedSinceIndex = 0;
 
-  constructor(storage: StorageAdapter, onUnreadable: UnreadableVersionListener = () => {}) {
+  constructor(storage: StorageAdapter, options: CatalogOptions = {}) {
     this.#storage = storage;
-    this.#onUnreadable = onUnreadable;
+    this.#journal = new ChangeJournal(storage, options.clock);
+    this.#onUnreadable = options.onUnreadable ?? (() => {});
+    this.#onNotice = options.onNotice ?? (() => {});
+    this.#maintainsIndex = options.maintainsIndex ?? false;
+    this.#indexEvery = options.indexEvery ?? 1000;
+    this.#retentionMs = options.journalRetentionMs ?? 60 * 60 * 1000;
   }
 
   /** Stored versions skipped because they cannot be read, at the last refresh. */
@@ -40,85 +71,198 @@ export class Catalog {
     return this.#unreadable.size;
   }
 
-  /** Reads every version not yet indexed; safe to call repeatedly. Only a storage that cannot be listed at all fails it. */
+  /** Versions indexed. */
+  get size(): number {
+    return this.#versions.size;
+  }
+
+  /**
+   * Loads the catalog on the first call, then reads what the journal says changed; safe to call
+   * repeatedly. Only a storage that cannot be listed at all fails it.
+   */
   async refresh(): Promise<void> {
-    const stillUnreadable = new Set<string>();
-    for (const name of await this.#storage.listComponents()) {
-      let versions: string[];
-      try {
-        versions = await this.#storage.listVersions(name);
-      } catch (error) {
-        this.#skip(name, error, stillUnreadable);
-        continue;
-      }
-      for (const version of versions) {
-        if (this.#components.get(name)?.byVersion.has(version) || !semver.valid(version)) continue;
-        try {
-          await this.add(name, version);
-        } catch (error) {
-          this.#skip(`${name}@${version}`, error, stillUnreadable);
-        }
-      }
+    if (this.#cursor === undefined) {
+      this.#loading ??= this.#load().finally(() => (this.#loading = undefined));
+      await this.#loading;
     }
-    for (const id of this.#unreadable.keys()) if (!stillUnreadable.has(id)) this.#unreadable.delete(id);
+    const before = this.#cursor!;
+    let newest = before;
+    const unknown = [];
+    for (const entry of await this.#journal.since(before)) {
+      newest = Math.max(newest, entry.time);
+      const id = `${entry.name}@${entry.version}`;
+      if (!this.#versions.has(entry.name, entry.version) && !this.#unreadable.has(id)) unknown.push(entry);
+    }
+    // A version not in storage yet is a publish still under way: its entry is listed again next time.
+    await forEachAtOnce(unknown, PARALLEL_READS, (entry) => this.#tryIndex(`${entry.name}@${entry.version}`, () => this.#index(entry.name, entry.version)));
+    // Listed after the journal: an index written meanwhile may have pruned entries this reader had yet to see.
+    const indexes = await listIndexes(this.#storage);
+    const newestIndex = indexes.length > 0 ? cursorOfIndex(indexes.at(-1)!) : 0;
+    if (newestIndex - this.#retentionMs > before - WINDOW_MS) await this.#reloadIndex();
+    if (newestIndex > this.#indexCursor) {
+      this.#indexCursor = newestIndex;
+      this.#addedSinceIndex = 0;
+    }
+    this.#cursor = Math.max(newest, this.#cursor!);
+    await this.#retryUnreadable();
+    if (this.#maintainsIndex && this.#addedSinceIndex >= this.#indexEvery) await this.#writeIndex();
   }
 
-  #skip(id: string, error: unknown, stillUnreadable: Set<string>): void {
-    stillUnreadable.add(id);
-    const reason = error instanceof Error ? error.message : String(error);
-    if (this.#unreadable.get(id) !== reason) this.#onUnreadable(id, reason);
-    this.#unreadable.set(id, reason);
-  }
-
-  /** Indexes one version from storage (after a publish); rejects when its files cannot be read. */
+  /** Indexes one version from storage (published here, or told by another front thread); rejects when it cannot be read. */
   async add(name: string, version: string): Promise<ComponentVersion | undefined> {
     if (!semver.valid(version)) return undefined;
-    const component = await ComponentVersion.read(this.#storage, name, version);
-    let entry = this.#components.get(name);
-    if (!entry) {
-      entry = { versions: [], byVersion: new Map(), resolved: new Map() };
-      this.#components.set(name, entry);
-    }
-    if (!entry.byVersion.has(version)) {
-      entry.byVersion.set(version, component);
-      entry.versions = semver.sort([...entry.versions, version]);
-      entry.resolved.clear();
-    }
-    return entry.byVersion.get(version);
+    if (!this.#versions.has(name, version) && !(await this.#index(name, version))) throw new Error(`${name}@${version} has no package.json in storage.`);
+    this.#unreadable.delete(`${name}@${version}`);
+    return this.#versions.get(name, version);
   }
 
-  names(): string[] {
-    return [...this.#components.keys()].sort();
+  /**
+   * Stores a version and indexes it: its journal entry is written first, so that other replicas
+   * find it at their next poll once it is stored (see ChangeJournal), and withdrawn when storage
+   * refuses the version. Rejects as storage does (`ALREADY_EXISTS` when the version exists).
+   */
+  async publish(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<ComponentVersion | undefined> {
+    const entry = await this.#journal.announce(name, version);
+    try {
+      await this.#storage.writeVersion(name, version, files);
+    } catch (error) {
+      await this.#journal.withdraw(entry);
+      throw error;
+    }
+    try {
+      await this.#journal.confirm(entry);
+    } catch (error) {
+      // The version is stored and its entry written; only a reader that moved past a slow commit could miss it.
+      this.#onNotice(`the journal entry of ${name}@${version} could not be confirmed: ${(error as Error).message}`);
+    }
+    return this.add(name, version);
+  }
+
+  names(): readonly string[] {
+    return this.#versions.names();
   }
 
   /** Published versions of a component, ascending; empty when unknown. */
   versions(name: string): readonly string[] {
-    return this.#components.get(name)?.versions ?? [];
+    return this.#versions.versions(name);
   }
 
   latest(name: string): ComponentVersion | undefined {
-    const entry = this.#components.get(name);
-    const version = entry && resolvedVersion(entry, '');
-    return version === undefined ? undefined : entry!.byVersion.get(version);
+    return this.#versions.latest(name);
   }
 
   /** The version an expression names, or NOT_FOUND naming what is missing. */
   resolve(name: string, expression: string): ComponentVersion {
-    const entry = this.#components.get(name);
-    if (!entry) throw new TesseraError('NOT_FOUND', `Component "${name}" is not published on this registry.`);
-    const version = resolvedVersion(entry, expression);
-    if (version === undefined) {
-      throw new TesseraError('NOT_FOUND', `Component "${name}" has no version matching "${expression}"; published versions: ${entry.versions.join(', ')}.`);
+    return this.#versions.resolve(name, expression);
+  }
+
+  /** The newest index, else (storage written without one, or with one of another format) every stored version, read once and indexed. */
+  async #load(): Promise<void> {
+    const found = await readNewestIndex(this.#storage);
+    if ('snapshot' in found) {
+      this.#adopt(found.snapshot);
+      this.#cursor = found.snapshot.cursor;
+      return;
     }
-    return entry.byVersion.get(version)!;
+    const journal = await this.#journal.since(undefined);
+    const cursor = journal.reduce((newest, entry) => Math.max(newest, entry.time), 0);
+    await this.#readEverything();
+    this.#cursor = cursor;
+    if (this.#versions.size + this.#unreadable.size === 0) return;
+    this.#onNotice(`listed and read every stored version once (${found.missing}): ${this.#versions.size} indexed, ${this.#unreadable.size} unreadable`);
+    if (this.#maintainsIndex) await this.#writeIndex(found.replace);
+  }
+
+  /** Adds an index's versions not held yet; its unreadable versions are tried at the next refresh. */
+  #adopt(snapshot: CatalogSnapshot): void {
+    this.#versions.add(snapshot.versions.map((summary) => new ComponentVersion(summary, this.#storage)));
+    for (const id of snapshot.unreadable) if (!this.#unreadable.has(id)) this.#unreadable.set(id, '');
+    this.#indexCursor = Math.max(this.#indexCursor, snapshot.cursor);
+  }
+
+  /** After a long gap (the journal was pruned past this reader's cursor): the newest index fills it. */
+  async #reloadIndex(): Promise<void> {
+    const found = await readNewestIndex(this.#storage);
+    if ('snapshot' in found) this.#adopt(found.snapshot);
+  }
+
+  async #readEverything(): Promise<void> {
+    const versions: Array<{ name: string; version: string }> = [];
+    await forEachAtOnce(await this.#storage.listComponents(), PARALLEL_READS, async (name) => {
+      await this.#tryIndex(name, async () => {
+        for (const version of await this.#storage.listVersions(name)) if (semver.valid(version)) versions.push({ name, version });
+        return true;
+      });
+    });
+    await forEachAtOnce(versions, PARALLEL_READS, ({ name, version }) => this.#tryIndex(`${name}@${version}`, () => this.#indexListed(name, version)));
+  }
+
+  /** Tries the unreadable versions (and components whose versions could not be listed) again. */
+  async #retryUnreadable(): Promise<void> {
+    await forEachAtOnce([...this.#unreadable.keys()], PARALLEL_READS, async (id) => {
+      const at = id.indexOf('@');
+      if (at > 0) return this.#tryIndex(id, () => this.#indexListed(id.slice(0, at), id.slice(at + 1)));
+      await this.#tryIndex(id, async () => {
+        const unknown = (await this.#storage.listVersions(id)).filter((version) => semver.valid(version) && !this.#versions.has(id, version));
+        await forEachAtOnce(unknown, PARALLEL_READS, (version) => this.#tryIndex(`${id}@${version}`, () => this.#indexListed(id, version)));
+        return true;
+      });
+    });
+  }
+
+  /** Runs one read; a failure marks `id` unreadable (told once per reason), a success clears it. */
+  async #tryIndex(id: string, read: () => Promise<boolean>): Promise<void> {
+    try {
+      if (await read()) this.#unreadable.delete(id);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (this.#unreadable.get(id) !== reason) this.#onUnreadable(id, reason);
+      this.#unreadable.set(id, reason);
+    }
+  }
+
+  /** A version storage listed: it must read. */
+  async #indexListed(name: string, version: string): Promise<boolean> {
+    if (this.#versions.has(name, version) || (await this.#index(name, version))) return true;
+    throw new Error(`${name}@${version} has no package.json in storage.`);
+  }
+
+  /** Reads a version into the catalog; answers false when storage does not hold it. */
+  async #index(name: string, version: string): Promise<boolean> {
+    const summary = await readStoredVersion(this.#storage, name, version);
+    if (!summary) return false;
+    if (!this.#versions.has(name, version)) {
+      this.#versions.add([new ComponentVersion(summary, this.#storage)]);
+      this.#addedSinceIndex += 1;
+    }
+    return true;
+  }
+
+  /** Writes what this catalog knows as the newest index (in place of `replaced`), then prunes the journal behind it. Never fails the refresh. */
+  async #writeIndex(replaced?: string): Promise<void> {
+    const cursor = this.#cursor!;
+    const snapshot: CatalogSnapshot = {
+      format: INDEX_FORMAT,
+      cursor,
+      versions: Array.from(this.#versions.all(), (component) => component.descriptor),
+      unreadable: [...this.#unreadable.keys()],
+    };
+    try {
+      await writeIndex(this.#storage, snapshot, replaced);
+      this.#indexCursor = Math.max(this.#indexCursor, cursor);
+      this.#addedSinceIndex = 0;
+      await this.#journal.prune(cursor - this.#retentionMs);
+    } catch (error) {
+      this.#onNotice(`the catalog index could not be written: ${(error as Error).message}`);
+    }
   }
 }
 
-/** The version `expression` resolves to among the entry's versions, remembered. */
-function resolvedVersion(entry: ComponentEntry, expression: string): string | undefined {
-  if (entry.resolved.has(expression)) return entry.resolved.get(expression);
-  const version = resolveVersion(entry.versions, expression);
-  if (entry.resolved.size >= MAX_REMEMBERED_EXPRESSIONS) entry.resolved.clear();
-  entry.resolved.set(expression, version);
-  return version;
+/** Runs `task` over `items`, at most `limit` at once. */
+async function forEachAtOnce<T>(items: readonly T[], limit: number, task: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await task(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,8 +1,8 @@
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { ENV_FILE } from '../descriptor/package-files';
-import { validateDescriptor } from '../descriptor/validate-descriptor';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { templateTypeInfo } from '../templates/template-types';
+import type { DescriptorSummary } from './descriptor-summary';
 import { compileParameterValidator, type ParameterValidator } from './parameter-validator';
 
 /** A version's view and server code as stored. */
@@ -12,25 +12,28 @@ export interface StoredCode {
   server?: string;
 }
 
-/** One published version as the registry uses it: descriptor, validator and code, each prepared once. */
+/**
+ * One published version as the registry uses it. What every request needs is in memory (the
+ * descriptor's summary); the rest is read or prepared on first use and kept: the parameter
+ * validator, the code with its env file, and (not kept) the whole descriptor for `~info`.
+ */
 export class ComponentVersion {
   readonly name: string;
   readonly version: string;
-  readonly descriptor: PackagedDescriptor;
+  /** The descriptor's fields the registry serves and renders from (see DescriptorSummary); `loadDescriptor()` reads the whole one. */
+  readonly descriptor: DescriptorSummary;
   /** Identifies this version's code in the sandbox hosts. */
   readonly sandboxKey: string;
-  readonly validateParameters: ParameterValidator;
-  readonly env: Record<string, string>;
   readonly #storage: StorageAdapter;
+  #validator: ParameterValidator | undefined;
   #code: Promise<StoredCode> | undefined;
+  #env: Record<string, string> | undefined;
 
-  constructor(descriptor: PackagedDescriptor, env: Record<string, string>, storage: StorageAdapter) {
+  constructor(descriptor: DescriptorSummary, storage: StorageAdapter) {
     this.name = descriptor.name;
     this.version = descriptor.version;
     this.descriptor = descriptor;
-    this.env = env;
     this.sandboxKey = `${descriptor.name}@${descriptor.version}#${descriptor.oc.files.dataProvider?.hashKey ?? 'static'}`;
-    this.validateParameters = compileParameterValidator(descriptor.oc.parameters);
     this.#storage = storage;
   }
 
@@ -42,13 +45,32 @@ export class ComponentVersion {
     return this.descriptor.oc.files.template.type;
   }
 
-  /** The template and server code, read from storage on first use and kept. */
+  /** Validates a request's parameters; compiled on first use (most versions of a large catalog are never rendered). */
+  get validateParameters(): ParameterValidator {
+    this.#validator ??= compileParameterValidator(this.descriptor.oc.parameters);
+    return this.#validator;
+  }
+
+  /** The version's env file (`ctx.env`), read with its code: known once `loadCode()` has answered. */
+  get env(): Record<string, string> {
+    if (!this.#env) throw new Error(`The env of ${this.name}@${this.version} is read with its code: await loadCode() first.`);
+    return this.#env;
+  }
+
+  /** The template and server code (and the env file), read from storage on first use and kept. */
   loadCode(): Promise<StoredCode> {
     this.#code ??= this.#readCode().catch((error: unknown) => {
       this.#code = undefined;
       throw error;
     });
     return this.#code;
+  }
+
+  /** The whole published descriptor, as stored (read on each call: `~info` is not a hot path, and memory is per version). */
+  async loadDescriptor(): Promise<PackagedDescriptor> {
+    const raw = await this.#storage.readFile(this.name, this.version, 'package.json');
+    if (!raw) throw new Error(`${this.name}@${this.version} has no package.json in storage.`);
+    return JSON.parse(raw.toString('utf8')) as PackagedDescriptor;
   }
 
   /**
@@ -58,44 +80,21 @@ export class ComponentVersion {
    */
   async #readCode(): Promise<StoredCode> {
     const templateFile = templateTypeInfo(this.templateType)?.serverTemplate ?? 'template.js';
-    const [template, server] = await Promise.all([
+    const { files } = this.descriptor.oc;
+    const [template, server, envFile] = await Promise.all([
       this.#storage.readFile(this.name, this.version, templateFile),
-      this.descriptor.oc.files.dataProvider ? this.#storage.readFile(this.name, this.version, 'server.js') : undefined,
+      files.dataProvider ? this.#storage.readFile(this.name, this.version, 'server.js') : undefined,
+      files.env ? this.#storage.readFile(this.name, this.version, ENV_FILE) : undefined,
     ]);
     if (!template) throw new Error(`${this.name}@${this.version} has no ${templateFile} in storage.`);
+    if (files.dataProvider && !server) throw new Error(`${this.name}@${this.version} has no server.js in storage.`);
+    if (files.env && !envFile) throw new Error(`${this.name}@${this.version} has no ${ENV_FILE} in storage.`);
+    this.#env = envFile ? parseEnvFile(envFile.toString('utf8')) : {};
     return {
       template: template.toString('utf8'),
       templateKey: this.templateKey,
       server: server?.toString('utf8'),
     };
-  }
-
-  /**
-   * Reads a stored version and checks that it is whole: a valid packaged descriptor, and the files
-   * it names. Rejects, saying what is wrong, when it is not.
-   */
-  static async read(storage: StorageAdapter, name: string, version: string): Promise<ComponentVersion> {
-    const raw = await storage.readFile(name, version, 'package.json');
-    if (!raw) throw new Error(`${name}@${version} has no package.json in storage.`);
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.toString('utf8'));
-    } catch (error) {
-      throw new Error(`${name}@${version}: package.json is not valid JSON (${(error as Error).message}).`);
-    }
-    const checked = validateDescriptor(json);
-    if (!checked.ok) throw new Error(`${name}@${version}: package.json is not a valid descriptor (${checked.problems.join('; ')}).`);
-    const descriptor = json as PackagedDescriptor;
-    if (descriptor.name !== name || descriptor.version !== version) throw new Error(`${name}@${version}: package.json names ${descriptor.name}@${descriptor.version}.`);
-    const [template, server, envFile] = await Promise.all([
-      storage.readFile(name, version, 'template.js'),
-      descriptor.oc.files.dataProvider ? storage.readFile(name, version, 'server.js') : undefined,
-      descriptor.oc.files.env ? storage.readFile(name, version, ENV_FILE) : undefined,
-    ]);
-    const missing = [!template && 'template.js', descriptor.oc.files.dataProvider && !server && 'server.js', descriptor.oc.files.env && !envFile && ENV_FILE];
-    const named = missing.filter((file): file is string => typeof file === 'string');
-    if (named.length > 0) throw new Error(`${name}@${version}: ${named.join(', ')} missing from storage.`);
-    return new ComponentVersion(descriptor, envFile ? parseEnvFile(envFile.toString('utf8')) : {}, storage);
   }
 }
 

@@ -16,14 +16,33 @@ const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 const NUMERIC = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /**
- * Compiles (once per component version) the validator of its declared parameters. Query strings
+ * Validators by what they check: the versions of a component mostly declare the same parameters.
+ * Bounded, since ajv's compiled code is the largest part of a validator; past the bound it starts over.
+ */
+const compiled = new Map<string, ParameterValidator>();
+const MAX_COMPILED = 2000;
+
+/** The validator of a version's declared parameters: one compiled per distinct declaration, shared. */
+export function compileParameterValidator(definitions: Record<string, ParameterDefinition> = {}): ParameterValidator {
+  const key = JSON.stringify(Object.entries(definitions).map(([name, d]) => [name, d.type, d.mandatory, d.default, d.enum]));
+  let validator = compiled.get(key);
+  if (!validator) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    validator = compileValidator(definitions);
+    compiled.set(key, validator);
+  }
+  return validator;
+}
+
+/**
+ * Compiles the validator of declared parameters. Query strings
  * are coerced strictly: a `number` must be numeric and a `boolean` must be `true` or `false`.
  * Undeclared parameters pass through as given; keys starting with `__oc` are registry controls.
  * The result keeps the request's order, then the defaults, which is the order `href` shows.
  */
-export function compileParameterValidator(definitions: Record<string, ParameterDefinition> = {}): ParameterValidator {
+function compileValidator(definitions: Record<string, ParameterDefinition>): ParameterValidator {
   const names = Object.keys(definitions);
-  const validate: ValidateFunction = ajv.compile({
+  const schema = {
     type: 'object',
     properties: Object.fromEntries(
       names.map((name) => {
@@ -32,7 +51,10 @@ export function compileParameterValidator(definitions: Record<string, ParameterD
       }),
     ),
     required: names.filter((name) => definitions[name]!.mandatory === true),
-  });
+  };
+  const validate: ValidateFunction = ajv.compile(schema);
+  // ajv keeps every schema it compiled; the memo above is what keeps validators.
+  ajv.removeSchema(schema);
   const defaults = names.filter((name) => definitions[name]!.default !== undefined);
 
   return (query) => {

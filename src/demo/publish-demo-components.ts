@@ -2,7 +2,6 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalog } from '../catalog/catalog';
 import { TesseraError } from '../errors/errors';
-import type { StorageAdapter } from '../storage/storage-adapter';
 
 /** The demo component folders shipped in the repository. */
 export const DEMO_COMPONENTS_DIR = path.join(__dirname, '..', '..', '..', 'demo', 'components');
@@ -12,7 +11,7 @@ export const DEMO_COMPONENTS_DIR = path.join(__dirname, '..', '..', '..', 'demo'
  * The packager (bundler, sandbox) is loaded only when one is missing, so a registry restarted on
  * storage that has the demo never holds it.
  */
-export async function publishDemoComponents(storage: StorageAdapter, catalog: Catalog): Promise<string[]> {
+export async function publishDemoComponents(catalog: Catalog): Promise<string[]> {
   const published: string[] = [];
   let packager: typeof import('../packager/package-component') | undefined;
   try {
@@ -24,7 +23,7 @@ export async function publishDemoComponents(storage: StorageAdapter, catalog: Ca
       const packaged = await packager.packageComponent(dir);
       const { name, version } = packaged.descriptor;
       try {
-        await storage.writeVersion(name, version, packaged.files);
+        await catalog.publish(name, version, packaged.files);
         published.push(`${name}@${version}`);
       } catch (error) {
         if (!(error instanceof TesseraError && error.code === 'ALREADY_EXISTS')) throw error;

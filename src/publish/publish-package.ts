@@ -43,8 +43,7 @@ export async function publishPackage(services: PublishServices, request: Publish
 
   descriptor.oc.publisher = { tenant: request.tenant, date: Date.now() };
   files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
-  await services.storage.writeVersion(name, version, files);
-  await services.catalog.add(name, version);
+  await services.catalog.publish(name, version, files);
   await services.published(name, version);
 }
 

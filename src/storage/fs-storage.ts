@@ -10,7 +10,8 @@ import type { StorageAdapter } from './storage-adapter';
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The embedded default storage: `<root>/components/<name>/<version>/…`. A version is written into a
+ * The embedded default storage: `<root>/components/<name>/<version>/…`, and the catalog's records
+ * in `<root>/catalog/<folder>/<name>`. A version (or a record) is written into a
  * staging folder and renamed into place, which is atomic on one file system and fails when the
  * target exists, so two concurrent publishes of one version cannot both win. Each process stages
  * under `.staging/<host>.<pid>/`, so that leftovers of one that was stopped mid-publish can be told
@@ -18,11 +19,13 @@ const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
  */
 export class FileSystemStorage implements StorageAdapter {
   readonly #components: string;
+  readonly #records: string;
   readonly #stagingRoot: string;
   readonly #staging: string;
 
   constructor(root: string) {
     this.#components = path.join(root, 'components');
+    this.#records = path.join(root, 'catalog');
     this.#stagingRoot = path.join(root, '.staging');
     this.#staging = path.join(this.#stagingRoot, writerName(os.hostname(), process.pid));
   }
@@ -64,6 +67,64 @@ export class FileSystemStorage implements StorageAdapter {
       if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
       throw error;
     }
+  }
+
+  async hasFile(name: string, version: string, filePath: string): Promise<boolean> {
+    const versionDir = path.join(this.#components, name, version);
+    const target = path.resolve(versionDir, filePath);
+    if (!target.startsWith(versionDir + path.sep)) return false;
+    try {
+      return (await stat(target)).isFile();
+    } catch (error) {
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+      throw error;
+    }
+  }
+
+  async putRecord(key: string, content: Buffer): Promise<void> {
+    const target = this.#recordPath(key);
+    const staged = path.join(this.#staging, `record-${randomUUID()}`);
+    await mkdir(this.#staging, { recursive: true });
+    try {
+      await writeFile(staged, content);
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(staged, target);
+    } catch (error) {
+      await rm(staged, { force: true });
+      throw error;
+    }
+  }
+
+  async readRecord(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.#recordPath(key));
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async listRecords(folder: string, startAfter?: string): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.#recordPath(folder));
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const keys = names.map((name) => `${folder}${name}`);
+    return (startAfter === undefined ? keys : keys.filter((key) => key > startAfter)).sort();
+  }
+
+  async deleteRecords(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await rm(this.#recordPath(key), { force: true });
+  }
+
+  /** A record's file; keys are the catalog's own (`changes/…`), never a request's, but none may leave the folder. */
+  #recordPath(key: string): string {
+    const target = path.resolve(this.#records, key);
+    if (target !== this.#records && !target.startsWith(this.#records + path.sep)) throw new Error(`The record key "${key}" leaves the catalog folder.`);
+    return target;
   }
 
   async writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void> {

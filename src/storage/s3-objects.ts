@@ -83,14 +83,17 @@ export class S3Objects {
     }, undefined, { rethrowAnswers: options.ifNoneMatch === true });
   }
 
-  /** Every object under `prefix` (paged through ListObjectsV2), or with `delimiter` the folders under it. */
-  async list(prefix: string, delimiter?: string): Promise<{ objects: ListedObject[]; folders: string[] }> {
+  /**
+   * Every object under `prefix` (paged through ListObjectsV2), or with `delimiter` the folders under
+   * it; with `startAfter`, only the keys sorting after it (the store skips the others itself).
+   */
+  async list(prefix: string, delimiter?: string, startAfter?: string): Promise<{ objects: ListedObject[]; folders: string[] }> {
     const objects: ListedObject[] = [];
     const folders: string[] = [];
     let token: string | undefined;
     do {
       const page = await this.#call((abortSignal) =>
-        this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken: token }), { abortSignal }),
+        this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: prefix, Delimiter: delimiter, StartAfter: startAfter, ContinuationToken: token }), { abortSignal }),
       );
       for (const item of page.Contents ?? []) if (item.Key) objects.push({ key: item.Key, lastModified: item.LastModified ?? new Date(0) });
       for (const item of page.CommonPrefixes ?? []) if (item.Prefix) folders.push(item.Prefix);
@@ -99,7 +102,7 @@ export class S3Objects {
     return { objects, folders };
   }
 
-  /** Deletes what it can; used to clean up after a publish that did not commit, where a leftover is harmless. */
+  /** Deletes what it can; used where a leftover is harmless (a publish that did not commit, old catalog records). */
   async deleteQuietly(keys: string[]): Promise<void> {
     for (let start = 0; start < keys.length; start += 1000) {
       const batch = keys.slice(start, start + 1000).map((Key) => ({ Key }));

@@ -33,7 +33,8 @@ const PARALLEL_UPLOADS = 4;
  *
  * - `<prefix>packages/<name>/<version>/<upload>/<file>`: the files, under a key no other publish uses;
  * - `<prefix>versions/<name>/<version>.json`: the commit marker, written last, once, naming the
- *   upload and each file's size and sha256.
+ *   upload and each file's size and sha256;
+ * - `<prefix>catalog/<folder>/<name>`: the catalog's records (its change journal and its index).
  *
  * Readers look for the marker only, so a version appears whole or not at all; a publish that
  * never committed leaves files no reader finds (deleted on failure when the store still answers).
@@ -79,6 +80,29 @@ export class S3Storage implements StorageAdapter {
     if (!content) throw storageCorrupt(name, version, `file "${filePath}"`, 'it is missing from the store');
     if (content.length !== expected.size || sha256(content) !== expected.sha256) throw storageCorrupt(name, version, `file "${filePath}"`, 'its content is not what was published');
     return content;
+  }
+
+  async hasFile(name: string, version: string, filePath: string): Promise<boolean> {
+    const marker = await this.#marker(name, version);
+    return marker !== undefined && Object.hasOwn(marker.files, filePath);
+  }
+
+  async putRecord(key: string, content: Buffer): Promise<void> {
+    await this.#objects.put(this.#recordKey(key), content);
+  }
+
+  async readRecord(key: string): Promise<Buffer | undefined> {
+    return this.#objects.get(this.#recordKey(key));
+  }
+
+  async listRecords(folder: string, startAfter?: string): Promise<string[]> {
+    const root = this.#recordKey('');
+    const { objects } = await this.#objects.list(this.#recordKey(folder), undefined, startAfter === undefined ? undefined : this.#recordKey(startAfter));
+    return objects.map((object) => object.key.slice(root.length));
+  }
+
+  async deleteRecords(keys: readonly string[]): Promise<void> {
+    await this.#objects.deleteQuietly(keys.map((key) => this.#recordKey(key)));
   }
 
   async writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
@@ -144,6 +168,10 @@ export class S3Storage implements StorageAdapter {
 
   #markerKey(name: string, version: string): string {
     return `${this.#prefix}versions/${name}/${version}.json`;
+  }
+
+  #recordKey(key: string): string {
+    return `${this.#prefix}catalog/${key}`;
   }
 
   #fileKey(name: string, version: string, upload: string, filePath: string): string {

@@ -8,11 +8,25 @@ export interface StorageAdapter {
   listVersions(name: string): Promise<string[]>;
   /** A file of a published version, or undefined when it does not exist. */
   readFile(name: string, version: string, filePath: string): Promise<Buffer | undefined>;
+  /** Whether a published version has a file, without reading it. */
+  hasFile(name: string, version: string, filePath: string): Promise<boolean>;
   /**
    * Writes every file of a version at once. Rejects with `ALREADY_EXISTS` when the version exists,
    * including when a concurrent writer finished first.
    */
   writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
+  /**
+   * The catalog's own records beside the versions (its change journal and its index, src/catalog),
+   * under keys of one folder and a name (`changes/<name>`). A record is written whole: a reader
+   * sees all of it or none of it.
+   */
+  putRecord(key: string, content: Buffer): Promise<void>;
+  /** A record, or undefined when there is none under `key`. */
+  readRecord(key: string): Promise<Buffer | undefined>;
+  /** Keys of the records in `folder` (`changes/`) that sort after `startAfter` (all when absent), ascending. */
+  listRecords(folder: string, startAfter?: string): Promise<string[]>;
+  /** Deletes records; one already gone is no error. */
+  deleteRecords(keys: readonly string[]): Promise<void>;
   /** Removes what writes interrupted by a stopped process left behind; run at start. Answers how many it removed. */
   removeInterruptedWrites?(): Promise<number>;
   /** Releases connections to a remote store, if any. */

@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
+import { Catalog } from '../../src/catalog/catalog';
 import { defaultConfig } from '../../src/config/config';
 import { packagedFixture } from '../helpers/packaged-fixture';
 import { createRegistry } from '../../src/registry';
@@ -9,19 +10,20 @@ import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { eventually } from '../cli/run-cli';
 import { fixture, request } from '../helpers/start-registry';
 
-/** The file-system storage, listing slower than the poll interval, counting listings in flight. */
+/** The file-system storage, listing its change journal (once per poll) slower than the poll interval, counting listings in flight. */
 class SlowListingStorage extends FileSystemStorage {
   inFlight = 0;
   mostInFlight = 0;
   listings = 0;
 
-  override async listComponents(): Promise<string[]> {
+  override async listRecords(folder: string, startAfter?: string): Promise<string[]> {
+    if (folder !== 'changes/') return super.listRecords(folder, startAfter);
     this.inFlight += 1;
     this.listings += 1;
     this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      return await super.listComponents();
+      return await super.listRecords(folder, startAfter);
     } finally {
       this.inFlight -= 1;
     }
@@ -39,11 +41,11 @@ t.test('a storage slower than the poll interval gets one poll at a time; a broke
   const url = await registry.listen();
   t.teardown(() => registry.close());
 
-  // Published by another replica meanwhile: a broken version that sorts first, then a good one.
-  await mkdir(path.join(storagePath, 'components', 'aaa-broken', '1.0.0'), { recursive: true });
-  await writeFile(path.join(storagePath, 'components', 'aaa-broken', '1.0.0', 'package.json'), '{"name": "aaa-bro');
+  // Published by another replica meanwhile: a broken version that comes first in the journal, then a good one.
+  const otherReplica = new Catalog(new FileSystemStorage(storagePath));
+  await otherReplica.publish('aaa-broken', '1.0.0', new Map([['package.json', Buffer.from('{"name": "aaa-bro')]])).catch(() => {});
   const { descriptor, files } = await packagedFixture(fixture('core-modes'));
-  await storage.writeVersion(descriptor.name, descriptor.version, files);
+  await otherReplica.publish(descriptor.name, descriptor.version, files);
 
   await eventually(async () => (await request(`${url}core-modes?name=Ada`)).status === 200, 5000, 20);
   const seen = storage.listings;

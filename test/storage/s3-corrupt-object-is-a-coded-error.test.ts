@@ -34,10 +34,22 @@ t.test('a stored object damaged after publishing answers STORAGE_CORRUPT on the 
     requestVersion: '1.0.0',
   });
 
-  // A replica started after the damage cannot read the version whole: it skips it (decisions §12).
+  // A replica started after the damage indexes the version from its descriptor (whole, and every file
+  // there), without reading its code: the damage is found by the request that reads it, as above.
   const late = await startS3Registry(t, { prefix: 'corrupt', endpoint: server.endpoint });
-  const skipped = await request(`${late.url}publish-greeting/1.0.0?name=Ada`);
-  t.equal(skipped.status, 404);
-  t.equal(skipped.body.code, 'NOT_FOUND');
-  t.match((await request(`${late.url}metrics`)).text, /^tessera_catalog_unreadable_versions 1$/m, 'the skipped version is counted');
+  const lateRender = await request(`${late.url}publish-greeting/1.0.0?name=Ada`);
+  t.equal(lateRender.status, 500);
+  t.same(lateRender.body, rendered.body, 'every replica answers the damaged file alike');
+  t.match((await request(`${late.url}metrics`)).text, /^tessera_catalog_unreadable_versions 0$/m);
+
+  // A damaged descriptor: `~info`, which reads it whole, answers the coded error too.
+  await server.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: keyOf('package.json'), Body: '{"name": "publish-greeting"}' }));
+  const info = await request(`${late.url}publish-greeting/1.0.0/~info`);
+  t.equal(info.status, 500);
+  t.same(info.body, {
+    code: 'STORAGE_CORRUPT',
+    error: 'The stored file "package.json" of publish-greeting@1.0.0 is damaged: its content is not what was published.',
+    name: 'publish-greeting',
+    requestVersion: '1.0.0',
+  });
 });

@@ -36,7 +36,7 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
     config.storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-dev-'));
     const registry = await createRegistry(config);
     registerPreview(registry.app, registry.catalog);
-    const builds = new DevBuilds(registry.storage, registry.catalog);
+    const builds = new DevBuilds(registry.catalog);
 
     const report = (dir: string, build: Promise<DevBuild>): Promise<void> =>
       build.then(

@@ -35,7 +35,7 @@ finish, then the process exits 0.
     });
     if (values['with-demo']) {
       try {
-        const published = await publishDemoComponents(registry.storage, registry.catalog);
+        const published = await publishDemoComponents(registry.catalog);
         for (const id of published) registry.app.log.info(`published demo component ${id}`);
       } catch (error) {
         // A demo that cannot be stored must end the start, not leave the sandbox hosts running.

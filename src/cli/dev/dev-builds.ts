@@ -1,7 +1,6 @@
 import semver from 'semver';
 import type { Catalog } from '../../catalog/catalog';
 import { packageComponent } from '../../packager/package-component';
-import type { StorageAdapter } from '../../storage/storage-adapter';
 
 export interface DevBuild {
   name: string;
@@ -19,14 +18,12 @@ export interface DevBuild {
  * stable version is its highest prerelease, so requests without a version get the newest build.
  */
 export class DevBuilds {
-  readonly #storage: StorageAdapter;
   readonly #catalog: Catalog;
   readonly #counts = new Map<string, number>();
   /** Which folder builds which component, so that two folders cannot claim one name. */
   readonly #folders = new Map<string, string>();
 
-  constructor(storage: StorageAdapter, catalog: Catalog) {
-    this.#storage = storage;
+  constructor(catalog: Catalog) {
     this.#catalog = catalog;
   }
 
@@ -42,8 +39,7 @@ export class DevBuilds {
     this.#counts.set(name, count);
     const servedAs = devVersion(version, count);
     files.set('package.json', Buffer.from(JSON.stringify({ ...descriptor, version: servedAs }, null, 2)));
-    await this.#storage.writeVersion(name, servedAs, files);
-    await this.#catalog.add(name, servedAs);
+    await this.#catalog.publish(name, servedAs, files);
     return { name, version, servedAs, milliseconds: Math.round(performance.now() - started) };
   }
 }

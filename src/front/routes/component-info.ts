@@ -12,11 +12,13 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
     const requestVersion = request.params.version ?? '';
     try {
       const component = services.catalog.resolve(name, requestVersion);
-      const info = { ...component.descriptor, allVersions: services.catalog.versions(name), requestVersion };
+      // The whole descriptor is read from storage: the catalog keeps only its summary in memory.
+      const descriptor = await component.loadDescriptor();
+      const info = { ...descriptor, allVersions: services.catalog.versions(name), requestVersion };
       if (wantsHtml(request)) {
         const baseUrl = services.publicBaseUrl.value;
         const clientUrl = `${baseUrl}oc-client/client.js?v=${loadBrowserClient().version}`;
-        const page = componentPage({ baseUrl, descriptor: component.descriptor, allVersions: info.allVersions, clientUrl });
+        const page = componentPage({ baseUrl, descriptor, allVersions: info.allVersions, clientUrl });
         return reply.type('text/html; charset=utf-8').send(page);
       }
       return reply.send(info);

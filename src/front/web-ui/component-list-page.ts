@@ -1,4 +1,4 @@
-import type { PackagedDescriptor } from '../../descriptor/descriptor-types';
+import type { DescriptorSummary } from '../../catalog/descriptor-summary';
 import { escapeHtml } from '../../pipeline/escape-html';
 import { dateTime, layoutPage, stateBadge } from './page-layout';
 
@@ -7,7 +7,7 @@ import { dateTime, layoutPage, stateBadge } from './page-layout';
  * publisher, and a search over names and descriptions. `?q=` filters on the server (works without
  * scripts); the inline script filters as one types.
  */
-export function componentListPage(baseUrl: string, latest: readonly PackagedDescriptor[], query: string): string {
+export function componentListPage(baseUrl: string, latest: readonly DescriptorSummary[], query: string): string {
   const needle = query.trim().toLowerCase();
   let shown = 0;
   const items = latest
