@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { StorageSettings } from '../storage/storage-settings';
 import type { PublishOutcome } from './publish-outcome';
 import type { PublishJob, PublishRules } from './publish-package';
@@ -12,6 +12,13 @@ const WORKER_FILE = path.join(__dirname, 'publish-worker.js');
  * receiving a series of publishes keeps its thread (and the modules it loaded) between them.
  */
 const IDLE_MS = 60_000;
+/**
+ * How much lower than the fronts and sandbox hosts a publish thread is scheduled (nice(2), through
+ * piscina's optional @napi-rs/nice; Linux gives each thread its own niceness). On CPUs that renders
+ * keep busy, a publish gets about a tenth of what a render thread gets: renders keep their latency,
+ * and a publish still ends within seconds. An idle machine runs a publish at full speed.
+ */
+const NICENESS = 10;
 
 export interface PublishPoolOptions {
   /** `limits.publishThreads`: publishes running at once; more wait for a free thread. */
@@ -28,30 +35,19 @@ export interface PublishPoolOptions {
  * threads' event loops and from the sandbox hosts, so that a large upload never holds up renders.
  */
 export class PublishPool {
-  readonly #piscina: Piscina<PublishTask, PublishOutcome>;
+  readonly #options: PublishPoolOptions;
+  #piscina: Piscina<PublishTask, PublishOutcome> | undefined;
   #inProgress = 0;
 
   constructor(options: PublishPoolOptions) {
-    const workerData: PublishThreadData = { storage: options.storage, rules: options.rules };
-    this.#piscina = new Piscina({
-      filename: WORKER_FILE,
-      name: 'publishTask',
-      minThreads: 0,
-      maxThreads: options.threads,
-      idleTimeout: IDLE_MS,
-      // A task waits on its upload and on storage: between tasks the thread keeps its event loop
-      // (connections to the store) instead of sleeping on Atomics.wait.
-      atomics: 'disabled',
-      recordTiming: false,
-      workerData,
-    });
+    this.#options = options;
   }
 
   /** Runs the publish of the upload arriving on `body` in a publish thread; answers how it ended. */
   async run(job: PublishJob, body: MessagePort): Promise<PublishOutcome> {
     this.#inProgress += 1;
     try {
-      return await this.#piscina.run({ job, body }, { transferList: [body] });
+      return await this.#threads().run({ job, body }, { transferList: [body] });
     } finally {
       this.#inProgress -= 1;
     }
@@ -63,7 +59,29 @@ export class PublishPool {
   }
 
   /** Ends the threads; called once no request is under way. */
-  close(): Promise<void> {
-    return this.#piscina.destroy();
+  async close(): Promise<void> {
+    await this.#piscina?.destroy();
+  }
+
+  /** The pool, made on the first publish: a registry that only serves never loads piscina. */
+  #threads(): Piscina<PublishTask, PublishOutcome> {
+    if (this.#piscina) return this.#piscina;
+    const options = this.#options;
+    const workerData: PublishThreadData = { storage: options.storage, rules: options.rules };
+    const { Piscina } = require('piscina') as typeof import('piscina');
+    this.#piscina = new Piscina({
+      filename: WORKER_FILE,
+      name: 'publishTask',
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: IDLE_MS,
+      niceIncrement: NICENESS,
+      // A task waits on its upload and on storage: between tasks the thread keeps its event loop
+      // (connections to the store) instead of sleeping on Atomics.wait.
+      atomics: 'disabled',
+      recordTiming: false,
+      workerData,
+    });
+    return this.#piscina;
   }
 }

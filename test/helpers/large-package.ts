@@ -18,7 +18,7 @@ export const BIG_TENANT: LargePackageSizes = { serverBytes: 1_200_000, staticByt
  * static folder) and published as `name`@`version`: its server bundle padded with real code to
  * `serverBytes` (a table inside a function that nothing calls: the dependency policy's parser reads
  * all of it, the sandbox compiles it lazily), and incompressible static files (as images and fonts
- * are) in its first static folder. The descriptor names the bundle's new hash and size.
+ * are) in its first static folder (`public` when it has none). The descriptor names the bundle's new hash and size.
  */
 export function largePackage(base: PackagedComponent, name: string, version: string, sizes: LargePackageSizes): Map<string, Buffer> {
   const files = new Map(base.files);
@@ -28,9 +28,11 @@ export function largePackage(base: PackagedComponent, name: string, version: str
   descriptor.name = name;
   descriptor.version = version;
   descriptor.oc.files.dataProvider = { ...descriptor.oc.files.dataProvider!, hashKey: contentHash(server), size: server.length };
+  const folder = descriptor.oc.files.static[0] ?? 'public';
+  descriptor.oc.files.static = [...new Set([...descriptor.oc.files.static, folder])];
   const fileBytes = sizes.staticFileBytes ?? 500_000;
   for (let index = 0, left = sizes.staticBytes; left > 0; index++, left -= fileBytes) {
-    files.set(`${descriptor.oc.files.static[0]}/large/asset-${index}.bin`, randomBytes(Math.min(fileBytes, left)));
+    files.set(`${folder}/large/asset-${index}.bin`, randomBytes(Math.min(fileBytes, left)));
   }
   files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
   return files;
