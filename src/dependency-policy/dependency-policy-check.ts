@@ -77,16 +77,10 @@ export class DependencyPolicyCheck {
 /**
  * The check of a packaged component, run alike by `tessera package` on what it wrote and by the
  * registry on what is published (both through `checkPackage`): its declared dependencies and the
- * modules its `server.js` loads. A check already under way (the packager's, holding what only the
- * build saw) is completed and thrown with everything it holds.
+ * modules its `server.js` loads.
  *
  * @example checkPackagedComponent(descriptor, files.get('server.js')?.toString('utf8'), config.dependencyPolicy)
  */
-export function checkPackagedComponent(
-  descriptor: { dependencies?: Record<string, string> },
-  serverCode: string | undefined,
-  policy: DependencyPolicy | DependencyPolicyCheck,
-): void {
-  const check = policy instanceof DependencyPolicyCheck ? policy : new DependencyPolicyCheck(policy);
-  check.declared(descriptor.dependencies).loadedBy(serverCode).throwIfRefused();
+export function checkPackagedComponent(descriptor: { dependencies?: Record<string, string> }, serverCode: string | undefined, policy: DependencyPolicy): void {
+  new DependencyPolicyCheck(policy).declared(descriptor.dependencies).loadedBy(serverCode).throwIfRefused();
 }

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
-import type { MessagePort } from 'node:worker_threads';
 import type { MetricsJson, RegistryMetrics } from '../metrics/registry-metrics';
 import type { PublishOutcome } from '../publish/publish-outcome';
 import type { PublishJob } from '../publish/publish-package';

@@ -1,5 +1,5 @@
 import type { DependencyPolicy } from '../config/config';
-import { checkPackagedComponent, type DependencyPolicyCheck } from '../dependency-policy/dependency-policy-check';
+import { checkPackagedComponent } from '../dependency-policy/dependency-policy-check';
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
 import { verifyPackage } from './verify-package';
 
@@ -10,12 +10,7 @@ import { verifyPackage } from './verify-package';
  * on what it wrote, so that a package the packager accepts is one the registry accepts.
  * Answers the descriptor; throws PACKAGE_NOT_VALID or DEPENDENCY_NOT_ALLOWED.
  */
-export function checkPackage(
-  files: ReadonlyMap<string, Buffer>,
-  name: string,
-  version: string,
-  policy: DependencyPolicy | DependencyPolicyCheck,
-): PackagedDescriptor {
+export function checkPackage(files: ReadonlyMap<string, Buffer>, name: string, version: string, policy: DependencyPolicy): PackagedDescriptor {
   const descriptor = verifyPackage(files, name, version);
   checkPackagedComponent(descriptor, files.get('server.js')?.toString('utf8'), policy);
   return descriptor;

@@ -57,12 +57,12 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
       handler: async (request: PutRequest, reply) => {
         const { name, version } = request.params;
         const dryRun = request.query.dryRun === 'true';
-        const multipart = request.isMultipart();
-        const body = multipart ? Readable.from(uploadedFile(request, limit)) : request.body;
+        const isMultipart = request.isMultipart();
+        const body = isMultipart ? Readable.from(uploadedFile(request, limit)) : request.body;
         // JSON and text bodies are parsed by fastify's own parsers: they are no package.
         if (!(body instanceof Readable)) throw noPackageError();
         // A multipart body is more than its file: the file itself is held to the limit as it arrives.
-        if (!multipart && Number(request.headers['content-length']) > limit) throw packageTooLarge(limit);
+        if (!isMultipart && Number(request.headers['content-length']) > limit) throw packageTooLarge(limit);
         await publishUpload(services, { name, version, tenant: tenants.get(request)!, dryRun }, body, limit);
         if (dryRun) return reply.code(200).send({ ok: true, name, version, dryRun: true });
         await services.catalog.add(name, version);
