@@ -20,6 +20,7 @@ process.once('message', (options: LoadOptions) => {
         seconds: result.duration,
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
+        maxMs: result.latency.max,
         requests: result.requests.total,
         failures: result.errors + result.timeouts + result.non2xx,
       };

@@ -25,6 +25,8 @@ export interface LoadResult {
   seconds: number;
   p50Ms: number;
   p99Ms: number;
+  /** The slowest answer. */
+  maxMs: number;
   requests: number;
   /** Connection errors, timeouts and non-2xx answers together. */
   failures: number;
@@ -92,8 +94,8 @@ export async function measureInRounds(
   };
 }
 
-/** Rounds as one load: req/s over the whole measured time, the median round's p50, the worst round's p99, CPU summed. */
-function combine(rounds: LoadResult[]): LoadResult {
+/** Rounds as one load: req/s over the whole measured time, the median round's p50, the worst round's p99 and max, CPU summed. */
+export function combine(rounds: LoadResult[]): LoadResult {
   const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
   const measuredCpu = rounds.every((round) => round.cpuSeconds !== undefined);
@@ -107,6 +109,7 @@ function combine(rounds: LoadResult[]): LoadResult {
     requestsPerSecond: requests / seconds,
     p50Ms: median(rounds.map((round) => round.p50Ms)),
     p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    maxMs: Math.max(...rounds.map((round) => round.maxMs)),
     seconds,
     requests,
     failures: rounds.reduce((sum, round) => sum + round.failures, 0),

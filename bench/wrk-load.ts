@@ -10,8 +10,8 @@ const execFileAsync = promisify(execFile);
 /** Prints wrk's summary as one JSON line once the load ends (its own report is for people). */
 const SUMMARY = `done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('\\n{"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"failures":%d}\\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+  io.write(string.format('\\n{"requests":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d,"failures":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
     e.connect + e.read + e.write + e.status + e.timeout))
 end
 `;
@@ -45,12 +45,13 @@ export async function runWrk(options: LoadOptions): Promise<LoadResult> {
     await writeFile(script, `${lines.join('\n')}\n${SUMMARY}`);
     const seconds = Math.max(1, Math.round(options.durationSeconds));
     const { stdout } = await execFileAsync('wrk', ['-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, options.url]);
-    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { requests: number; durationUs: number; p50Us: number; p99Us: number; failures: number };
+    const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as { requests: number; durationUs: number; p50Us: number; p99Us: number; maxUs: number; failures: number };
     return {
       requestsPerSecond: summary.requests / (summary.durationUs / 1e6),
       seconds: summary.durationUs / 1e6,
       p50Ms: summary.p50Us / 1000,
       p99Ms: summary.p99Us / 1000,
+      maxMs: summary.maxUs / 1000,
       requests: summary.requests,
       failures: summary.failures,
     };

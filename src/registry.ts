@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { MessagePort } from 'node:worker_threads';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
@@ -14,6 +15,10 @@ import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics, type MetricsJson } from './metrics/registry-metrics';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
+import { observePublishPool } from './publish/publish-metrics';
+import { throwUnlessPublished, type PublishOutcome } from './publish/publish-outcome';
+import type { PublishJob } from './publish/publish-package';
+import { PublishPool } from './publish/publish-pool';
 import { createSocketFolder } from './sandbox/socket-folder';
 import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
@@ -57,6 +62,8 @@ export interface FrontThreadRole {
   recycle(pid: number, reason: RecycleReason): void;
   /** A version was published through this thread: the other fronts index it. */
   published(name: string, version: string): Promise<void>;
+  /** Runs a publish in the main thread's publish pool. */
+  publish(job: PublishJob, body: MessagePort): Promise<PublishOutcome>;
   otherMetrics(): Promise<MetricsJson[]>;
 }
 
@@ -70,7 +77,7 @@ export interface RegistryOptions {
 
 /** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
 export async function createRegistry(config: RegistryConfig, options: RegistryOptions = {}): Promise<Registry> {
-  const storage = options.storage ?? createStorage(config.storagePath, { timeoutMs: config.limits.storageTimeoutMs });
+  const storage = options.storage ?? createStorage({ location: config.storagePath, timeoutMs: config.limits.storageTimeoutMs });
   const frontThread = options.frontThread;
   // Sockets share a port only on Linux (SO_REUSEPORT); an adapter object cannot be handed to a thread.
   const threadCount = frontThread || options.storage || process.platform !== 'linux' ? 0 : frontThreadsFor(config.limits) - 1;
@@ -127,10 +134,17 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
   const published = frontThread ? frontThread.published : (name: string, version: string) => threads?.published(name, version) ?? Promise.resolve();
-  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published }, { logger: options.logger });
+  // One publish pool per process, in the main thread: every front thread's uploads go to it.
+  const publishPool = frontThread
+    ? undefined
+    : new PublishPool({ threads: config.limits.publishThreads, storage: storage.settings, rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy } });
+  if (publishPool) observePublishPool(metrics.registry, publishPool);
+  const runPublish = frontThread ? frontThread.publish : (job: PublishJob, body: MessagePort) => publishPool!.run(job, body);
+  const publish = async (job: PublishJob, body: MessagePort) => throwUnlessPublished(await runPublish(job, body));
+  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
-    threads = new FrontThreads({ config, catalog, metrics, pool, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
+    threads = new FrontThreads({ config, catalog, metrics, pool, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
   }
   const otherMetrics = frontThread ? frontThread.otherMetrics : threads ? () => threads!.metrics() : undefined;
   if (otherMetrics) metrics.sumWith(otherMetrics);
@@ -143,6 +157,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   } catch (error) {
     // Storage that cannot be read must end the start, not leave the sandbox hosts running.
     await pool.close();
+    await publishPool?.close();
     await storage.close?.();
     if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     throw error;
@@ -163,7 +178,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       // The other front threads close beside this one, before the pool ends the hosts they use.
       await Promise.all([threads?.close(), app.close()]);
       clearTimeout(cutOff);
-      await pool.close();
+      await Promise.all([pool.close(), publishPool?.close()]);
       await storage.close?.();
       if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     })());

@@ -6,6 +6,8 @@ import { serveUntilStopped } from '../server-process';
 export interface RegistryServerOptions {
   storagePath: string;
   limits?: Partial<RegistryConfig['limits']>;
+  /** Tokens that may publish to it (none by default). */
+  publishTokens?: RegistryConfig['publishTokens'];
 }
 
 async function main(): Promise<void> {
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
   config.storagePath = options.storagePath;
   config.pollIntervalSeconds = 0;
   Object.assign(config.limits, options.limits);
+  config.publishTokens = options.publishTokens ?? [];
   const registry = await createRegistry(config);
   const url = await registry.listen();
   serveUntilStopped({ type: 'ready', url, sandboxHosts: registry.pool.size }, () => registry.close());

@@ -3,6 +3,7 @@ import type { StorageAdapter } from '../storage/storage-adapter';
 import { cursorOfIndex, INDEX_FORMAT, listIndexes, readNewestIndex, writeIndex, type CatalogSnapshot } from './catalog-index';
 import { ChangeJournal, WINDOW_MS } from './change-journal';
 import { ComponentVersion } from './component-version';
+import { writeJournaled } from './journaled-write';
 import { PublishedVersions } from './published-versions';
 import { readStoredVersion } from './read-stored-version';
 
@@ -122,19 +123,7 @@ export class Catalog {
    * refuses the version. Rejects as storage does (`ALREADY_EXISTS` when the version exists).
    */
   async publish(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<ComponentVersion | undefined> {
-    const entry = await this.#journal.announce(name, version);
-    try {
-      await this.#storage.writeVersion(name, version, files);
-    } catch (error) {
-      await this.#journal.withdraw(entry);
-      throw error;
-    }
-    try {
-      await this.#journal.confirm(entry);
-    } catch (error) {
-      // The version is stored and its entry written; only a reader that moved past a slow commit could miss it.
-      this.#onNotice(`the journal entry of ${name}@${version} could not be confirmed: ${(error as Error).message}`);
-    }
+    await writeJournaled(this.#storage, this.#journal, name, version, files, this.#onNotice);
     return this.add(name, version);
   }
 

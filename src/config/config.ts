@@ -71,6 +71,8 @@ export interface RegistryConfig {
      * sandbox hosts (src/fronts/). More than one only on Linux, where sockets can share a port.
      */
     frontThreads: number;
+    /** Threads that receive, check and store published packages, apart from the fronts and the sandbox hosts (src/publish/). */
+    publishThreads: number;
     maxQueue: number;
     concurrentPerHost: number;
     /** Executions of one component (all its versions) running at once; more wait in that component's own queue. */
@@ -125,6 +127,7 @@ export function defaultConfig(): RegistryConfig {
       publishBytes: 20 * 1024 * 1024,
       sandboxHosts: Math.min(4, Math.max(2, os.availableParallelism())),
       frontThreads: process.platform === 'linux' ? Math.min(4, os.availableParallelism()) : 1,
+      publishThreads: 1,
       maxQueue: 1000,
       concurrentPerHost: 128,
       maxConcurrentPerComponent: 64,

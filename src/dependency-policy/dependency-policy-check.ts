@@ -76,7 +76,8 @@ export class DependencyPolicyCheck {
 
 /**
  * The check of a packaged component, run alike by `tessera package` on what it wrote and by the
- * registry on what is published: its declared dependencies and the modules its `server.js` loads.
+ * registry on what is published (both through `checkPackage`): its declared dependencies and the
+ * modules its `server.js` loads.
  *
  * @example checkPackagedComponent(descriptor, files.get('server.js')?.toString('utf8'), config.dependencyPolicy)
  */

@@ -1,7 +1,9 @@
 import type { Catalog } from '../catalog/catalog';
+import type { MessagePort } from 'node:worker_threads';
 import type { RegistryConfig } from '../config/config';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
+import type { PublishJob } from '../publish/publish-package';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import type { PublicBaseUrl } from './public-base-url';
 import type { Readiness } from './readiness';
@@ -16,6 +18,11 @@ export interface RegistryServices {
   /** Configured, or the listen address; never taken from a request. */
   publicBaseUrl: PublicBaseUrl;
   readiness: Readiness;
+  /**
+   * Publishes the upload that `body` carries (src/publish/package-channel.ts) in one of the
+   * registry's publish threads; rejects with the coded refusal. It stores the version; indexing it is the caller's.
+   */
+  publish(job: PublishJob, body: MessagePort): Promise<void>;
   /** A version was published through this front: the registry's other front threads index it too. */
   published(name: string, version: string): Promise<void>;
 }

@@ -55,6 +55,8 @@ const built = createRegistry(config, {
     hosts: data.hosts,
     recycle: (pid, reason) => main.tell('recycle', { pid, reason }),
     published: (name, version) => main.call('published', { name, version }),
+    // The upload's channel is handed to the main thread's publish pool, which hands it to a publish thread.
+    publish: (job, body) => main.call('publish', { job, body }, [body]),
     otherMetrics: () => main.call<MetricsJson[]>('metrics'),
   },
 }).then((created) => {

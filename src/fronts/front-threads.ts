@@ -1,8 +1,10 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
 import type { MetricsJson, RegistryMetrics } from '../metrics/registry-metrics';
+import type { PublishOutcome } from '../publish/publish-outcome';
+import type { PublishJob } from '../publish/publish-package';
 import type { RecycleReason, SandboxPool, SharedHost } from '../sandbox/sandbox-pool';
 import { PortCalls } from './port-calls';
 import type { FrontThreadData } from './front-thread-data';
@@ -17,6 +19,8 @@ export interface MainFront {
   catalog: Catalog;
   metrics: RegistryMetrics;
   pool: SandboxPool;
+  /** Runs a publish in the process's one publish pool. */
+  publish(job: PublishJob, body: MessagePort): Promise<PublishOutcome>;
   logger: boolean;
   log(message: string): void;
 }
@@ -76,6 +80,7 @@ export class FrontThreads {
           if (!plugin) throw new Error(`The registry has no plugin "${name}".`);
           return JSON.stringify(await plugin.func(...args));
         },
+        publish: ({ job, body }: { job: PublishJob; body: MessagePort }) => this.#main.publish(job, body),
         published: async ({ name, version }: { name: string; version: string }) => {
           await this.#main.catalog.add(name, version);
           await this.#others(thread, (other) => other.calls.call('add', { name, version }));

@@ -1,6 +1,8 @@
+import type { Transferable } from 'node:worker_threads';
+
 /** Either end of a front thread's channel: the `Worker` in the main thread, `parentPort` in the thread. */
 export interface MessageEnd {
-  postMessage(message: unknown): void;
+  postMessage(message: unknown, transferList?: readonly Transferable[]): void;
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
@@ -60,11 +62,12 @@ export class PortCalls {
     });
   }
 
-  call<T>(type: string, payload?: unknown): Promise<T> {
+  /** `transfer` lists what the payload hands over rather than copies (a MessagePort). */
+  call<T>(type: string, payload?: unknown, transfer: readonly Transferable[] = []): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#end.postMessage({ id, type, payload });
+      this.#end.postMessage({ id, type, payload }, transfer);
     });
   }
 

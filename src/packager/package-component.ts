@@ -8,6 +8,7 @@ import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
 import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
+import { checkPackage } from '../publish/check-package';
 import { currentTypeName, SERVER_TEMPLATE, templateTypeInfo } from '../templates/template-types';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
@@ -42,7 +43,8 @@ export async function packageComponent(componentDir: string, options: { dependen
 
   // The dependency policy (decisions §7) sees the declared dependencies, every module the bundle
   // reaches while building, and then the bundle itself as the registry will read it at publish.
-  const policy = new DependencyPolicyCheck(options.dependencyPolicy ?? defaultConfig().dependencyPolicy).declared(source.dependencies);
+  const dependencyPolicy = options.dependencyPolicy ?? defaultConfig().dependencyPolicy;
+  const policy = new DependencyPolicyCheck(dependencyPolicy).declared(source.dependencies);
   const installed = Object.keys(source.dependencies ?? {}).map((name) => `node_modules/${name}/package.json`);
   const entry = source.oc.files.data ?? (existsSync(path.join(componentDir, 'server.js')) ? 'server.js' : undefined);
   if (entry === undefined) {
@@ -83,9 +85,9 @@ export async function packageComponent(componentDir: string, options: { dependen
   if (templateType !== source.oc.files.template.type) {
     descriptor.devDependencies = { ...source.devDependencies, [`${templateType}-compiler`]: templateTypeInfo(templateType)!.version };
   }
-  const checked = validateDescriptor(descriptor);
-  if (!checked.ok) throw new TesseraError('PACKAGE_NOT_VALID', 'The packaged descriptor is not valid.', { details: { problems: checked.problems } });
   files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
+  // What the registry checks at publish, on the very files written: the two never disagree.
+  checkPackage(files, descriptor.name, descriptor.version, dependencyPolicy);
   return { descriptor, files };
 }
 

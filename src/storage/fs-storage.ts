@@ -5,6 +5,7 @@ import path from 'node:path';
 import { TesseraError } from '../errors/errors';
 import { isRunning } from '../process-running';
 import type { StorageAdapter } from './storage-adapter';
+import type { StorageSettings } from './storage-settings';
 
 /** A staging folder untouched this long belongs to a writer that is gone, whichever host it ran on. */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -18,12 +19,14 @@ const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
  * from the work of a live one sharing the folder.
  */
 export class FileSystemStorage implements StorageAdapter {
+  readonly settings: StorageSettings;
   readonly #components: string;
   readonly #records: string;
   readonly #stagingRoot: string;
   readonly #staging: string;
 
   constructor(root: string) {
+    this.settings = { location: root };
     this.#components = path.join(root, 'components');
     this.#records = path.join(root, 'catalog');
     this.#stagingRoot = path.join(root, '.staging');

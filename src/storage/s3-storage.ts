@@ -6,6 +6,7 @@ import type { S3Location } from './s3-location';
 import { S3Objects } from './s3-objects';
 import { storageCorrupt } from './storage-fault';
 import type { StorageAdapter } from './storage-adapter';
+import type { StorageSettings } from './storage-settings';
 
 /** What a version's commit marker holds: where its files are and what each must be. */
 interface CommitMarker {
@@ -21,7 +22,9 @@ export interface S3StorageOptions {
   /** Claim protocol timings, for stores that ignore conditional writes (see VersionCommitter). */
   settleMs?: number;
   leaseMs?: number;
-  /** The SDK client; by default one configured from the SDK's standard environment. */
+  /** The SDK's environment (endpoint, region, keys) to configure the client from; this process's own when absent. */
+  env?: Record<string, string>;
+  /** The SDK client; by default one configured from `env`. A client given here is not in `settings`: other threads build theirs from `env`. */
   client?: S3Client;
 }
 
@@ -41,6 +44,7 @@ const PARALLEL_UPLOADS = 4;
  * Each file read is checked against the marker: a damaged object is STORAGE_CORRUPT, never served.
  */
 export class S3Storage implements StorageAdapter {
+  readonly settings: StorageSettings;
   readonly #client: S3Client;
   readonly #objects: S3Objects;
   readonly #committer: VersionCommitter;
@@ -49,7 +53,9 @@ export class S3Storage implements StorageAdapter {
   readonly #markers = new Map<string, Promise<CommitMarker | undefined>>();
 
   constructor(location: S3Location, options: S3StorageOptions) {
-    this.#client = options.client ?? createS3Client(options.timeoutMs);
+    const { client, ...plain } = options;
+    this.settings = { location: `s3://${location.bucket}/${location.prefix}`, ...plain };
+    this.#client = client ?? createS3Client(options.timeoutMs, options.env);
     this.#prefix = location.prefix;
     this.#objects = new S3Objects(this.#client, { bucket: location.bucket, timeoutMs: options.timeoutMs, multipartBytes: options.multipartBytes ?? 8 * 1024 * 1024 });
     this.#committer = new VersionCommitter(this.#objects, { prefix: location.prefix, settleMs: options.settleMs ?? 2000, leaseMs: options.leaseMs ?? 60_000 });

@@ -1,8 +1,12 @@
+import type { StorageSettings } from './storage-settings';
+
 /**
  * Where published component versions live. A version is written whole: readers see all of its
  * files or none of them, and a version that exists is never overwritten.
  */
 export interface StorageAdapter {
+  /** What another thread builds this same storage from (a publish thread writes through its own). */
+  readonly settings: StorageSettings;
   /** Names of the components that have at least one version. */
   listComponents(): Promise<string[]>;
   listVersions(name: string): Promise<string[]>;

@@ -104,7 +104,15 @@ t.test('a front thread starts whatever the order in which hosts were announced',
   const config = defaultConfig();
   Object.assign(config, { port: 0, storagePath, pollIntervalSeconds: 0 });
   const threads = new FrontThreads(
-    { config, catalog: registry.catalog, metrics: registry.metrics, pool: registry.pool, logger: false, log: (message) => t.fail(message) },
+    {
+      config,
+      catalog: registry.catalog,
+      metrics: registry.metrics,
+      pool: registry.pool,
+      publish: async () => ({ ok: false, fault: 'no publish in this test' }),
+      logger: false,
+      log: (message) => t.fail(message),
+    },
     1,
   );
   threads.announce({ slot: 1, address: path.join(os.tmpdir(), 'tessera-no-such-host.sock'), pid: 0 });

@@ -1,6 +1,6 @@
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
 import { createRegistry } from '../../src/registry';
-import { createS3Client, S3Storage, type S3StorageOptions } from '../../src/storage/s3-storage';
+import { S3Storage, type S3StorageOptions } from '../../src/storage/s3-storage';
 import { BUCKET } from './s3-server';
 import type { StartedRegistry } from './start-registry';
 
@@ -29,8 +29,9 @@ export async function startS3Registry(t: Teardown, options: S3RegistryOptions): 
   let storage: S3Storage | undefined;
   if (options.endpoint !== undefined) {
     const timeoutMs = options.storage?.timeoutMs ?? config.limits.storageTimeoutMs;
-    const client = createS3Client(timeoutMs, { AWS_ENDPOINT_URL: options.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' });
-    storage = new S3Storage({ bucket: BUCKET, prefix: `${options.prefix}/` }, { timeoutMs, ...options.storage, client });
+    // Settings, not a client: the registry's publish threads build their own storage from them.
+    const env = { AWS_ENDPOINT_URL: options.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' };
+    storage = new S3Storage({ bucket: BUCKET, prefix: `${options.prefix}/` }, { timeoutMs, ...options.storage, env });
   }
   const registry = await createRegistry(config, { storage });
   const url = await registry.listen();

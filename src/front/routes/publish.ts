@@ -1,9 +1,13 @@
+import { Readable } from 'node:stream';
+import { MessageChannel } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
-import { assertNotPublished, publishPackage } from '../../publish/publish-package';
+import { assertNotPublished } from '../../publish/already-published';
+import { sendPackage } from '../../publish/package-channel';
+import type { PublishJob } from '../../publish/publish-package';
 import { mayPublish, tokenOf } from '../../publish/tenant-tokens';
-import { malformedUploadError, noPackageError } from '../../publish/unpack-package';
+import { malformedUploadError, noPackageError, packageTooLarge, uploadStopped } from '../../publish/upload-errors';
 import { errorReply, unexpectedError } from '../error-body';
 import type { RegistryServices } from '../registry-services';
 
@@ -14,20 +18,25 @@ const TARBALL_TYPES = ['application/gzip', 'application/x-gzip', 'application/oc
 
 /**
  * `PUT /:name/:version` (decisions §7): a tenant's token publishes a packed component inside its
- * scope. The token, scope and existing versions are checked before the body is read; the body is
- * then unpacked, verified and stored whole (`?dryRun=true` stops before storing).
+ * scope. The token, scope and existing versions are checked before the body is read; the body then
+ * streams, chunk by chunk, to a publish thread that unpacks, verifies and stores it whole
+ * (`?dryRun=true` stops before storing). This event loop only routes: it counts the bytes against
+ * the limit and indexes the stored version.
  */
 export function registerPublish(app: FastifyInstance, services: RegistryServices): void {
   const limit = services.config.limits.publishBytes;
   const tenants = new WeakMap<FastifyRequest, string>();
 
   app.register(async (scope) => {
-    scope.addContentTypeParser(TARBALL_TYPES, { parseAs: 'buffer', bodyLimit: limit }, (_request, body, done) => done(null, body));
+    // Not parsed here: the stream itself is the body, read by `sendPackage`.
+    scope.addContentTypeParser(TARBALL_TYPES, (_request, payload, done) => done(null, payload));
     await scope.register(multipart, { limits: { fileSize: limit, files: 1, fields: 20, parts: 21 } });
 
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const coded = publishError(error, limit);
       if (coded.code === 'GENERIC_ERROR') request.log.error(error);
+      // Answered before the body was read to its end (over the limit): the rest is not waited for.
+      if (!request.raw.complete) reply.header('connection', 'close');
       const params = (request.params ?? {}) as { name?: string; version?: string };
       const { status, body } = errorReply(coded, params.name ?? '', params.version ?? '', services.config.development);
       return reply.code(status).send(body);
@@ -48,29 +57,52 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
       handler: async (request: PutRequest, reply) => {
         const { name, version } = request.params;
         const dryRun = request.query.dryRun === 'true';
-        const tarball = request.isMultipart() ? await uploadedFile(request) : request.body;
-        if (!Buffer.isBuffer(tarball)) throw noPackageError();
-        await publishPackage(services, { name, version, tarball, tenant: tenants.get(request)!, dryRun });
+        const isMultipart = request.isMultipart();
+        const body = isMultipart ? Readable.from(uploadedFile(request, limit)) : request.body;
+        // JSON and text bodies are parsed by fastify's own parsers: they are no package.
+        if (!(body instanceof Readable)) throw noPackageError();
+        // A multipart body is more than its file: the file itself is held to the limit as it arrives.
+        if (!isMultipart && Number(request.headers['content-length']) > limit) throw packageTooLarge(limit);
+        await publishUpload(services, { name, version, tenant: tenants.get(request)!, dryRun }, body, limit);
         if (dryRun) return reply.code(200).send({ ok: true, name, version, dryRun: true });
+        await services.catalog.add(name, version);
+        await services.published(name, version);
         return reply.code(201).send({ ok: true, name, version });
       },
     });
   });
 }
 
-/** The one file of a multipart upload; other fields are ignored. */
-async function uploadedFile(request: FastifyRequest): Promise<Buffer> {
-  let file: Buffer | undefined;
+/**
+ * Streams the upload to a publish thread and answers once that thread ended: stored, or refused
+ * with its coded error. When the upload fails on this side (too large, a client gone), the thread
+ * is told to stop and waited for, so that no thread outlives its request.
+ */
+async function publishUpload(services: RegistryServices, job: PublishJob, body: Readable, limit: number): Promise<void> {
+  const channel = new MessageChannel();
+  const published = services.publish(job, channel.port2);
+  // The thread may refuse while the upload still arrives: it is read to its end before answering.
+  published.catch(() => {});
+  try {
+    await sendPackage(body, channel.port1, limit);
+  } catch (error) {
+    await published.catch(() => {});
+    throw error;
+  }
+  await published;
+}
+
+/** The bytes of the one file of a multipart upload; other fields are ignored. Fails with coded errors only. */
+async function* uploadedFile(request: FastifyRequest, limit: number): AsyncGenerator<Buffer> {
   try {
     for await (const part of request.parts()) {
-      if (part.type === 'file') file = await part.toBuffer();
+      if (part.type === 'file') yield* part.file;
     }
   } catch (error) {
     // Limits come coded (FST_…); the parser's own failures (a body cut short, no boundary) do not.
-    if ((error as FastifyError).code !== undefined) throw error;
+    if ((error as FastifyError).code !== undefined) throw publishError(error as FastifyError, limit);
     throw malformedUploadError(error instanceof Error ? error.message : String(error));
   }
-  return file ?? Buffer.alloc(0);
 }
 
 /** Body parsing failures of this route, as coded errors that say what to send instead. */
@@ -79,13 +111,15 @@ function publishError(error: FastifyError, limit: number): TesseraError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new TesseraError('PAYLOAD_TOO_LARGE', `The package is over the publish limit of ${limit} bytes.`);
+      return packageTooLarge(limit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return noPackageError();
+    case 'FST_MP_PREMATURE_CLOSE':
+      return uploadStopped();
     default:
       return unexpectedError(error);
   }
