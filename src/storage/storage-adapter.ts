@@ -20,9 +20,9 @@ export interface StorageAdapter {
    */
   writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
   /**
-   * The catalog's own records beside the versions (its change journal and its index, src/catalog),
-   * under keys of one folder and a name (`changes/<name>`). A record is written whole: a reader
-   * sees all of it or none of it.
+   * Records beside the versions (the catalog's change journal and index, src/catalog; the audit
+   * trail, src/audit), under keys of one folder and a name (`changes/<name>`). A record is written
+   * whole: a reader sees all of it or none of it.
    */
   putRecord(key: string, content: Buffer): Promise<void>;
   /** A record, or undefined when there is none under `key`. */
