@@ -95,6 +95,8 @@ interface Execution {
   answered: boolean;
   /** Calls into the isolate that started or resumed it and have not settled: while any has not, its code may be running. */
   tasks: number;
+  /** Run for another tenant's request: that request's cancel never discards this isolate. */
+  readonly foreign: boolean;
 }
 
 /** Resolves `fallback()` after `ms` unless `promise` settles first; the timer never outlives the race. */
@@ -268,7 +270,7 @@ export class ComponentIsolate implements WatchedIsolate {
    * never-settling promises and loops that run after an `await`, which the isolate's own CPU timeout
    * does not see. Gets CANCELLED once cancelled.
    */
-  execute(key: string, inputJson: string, id: number, timeoutMs: number, finish: (answer: string) => void): void {
+  execute(key: string, inputJson: string, id: number, timeoutMs: number, foreign: boolean, finish: (answer: string) => void): void {
     const version = this.#versions.get(key);
     if (!this.usable || version?.runMany === undefined || version.retired) {
       finish(RECYCLED_FAILURE);
@@ -287,6 +289,7 @@ export class ComponentIsolate implements WatchedIsolate {
       cancelled: false,
       answered: false,
       tasks: 0,
+      foreign,
     });
     version.pending.push([id, inputJson]);
     version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
@@ -478,11 +481,30 @@ export class ComponentIsolate implements WatchedIsolate {
       return;
     }
     clearTimeout(execution.timer);
+    // Run for another tenant's request: the code still running for it is stopped by its call's own
+    // time limit, never by discarding this tenant's isolate.
+    if (execution.foreign) {
+      execution.timer = this.#linger(id, execution, CANCELLED);
+      return;
+    }
     execution.timer = setTimeout(() => {
       if (this.#executions.get(id) !== execution) return;
       for (const other of this.#executions.values()) if (!other.cancelled) return;
       this.dispose('cancelled');
     }, CANCEL_GRACE_MS).unref();
+  }
+
+  /**
+   * Keeps an execution whose caller was answered until its code stops (its call's own time limit
+   * stops it without discarding the isolate); only if it still runs at its own full limit from now
+   * does the isolate go.
+   */
+  #linger(id: number, execution: Execution, answer: string): NodeJS.Timeout {
+    return setTimeout(() => {
+      if (this.#executions.get(id) !== execution) return;
+      if (execution.tasks > 0) this.dispose('timeout');
+      else this.#end(id, execution, answer);
+    }, bounded(this.#limits.timeoutMs));
   }
 
   /**
@@ -503,11 +525,7 @@ export class ComponentIsolate implements WatchedIsolate {
       this.#end(id, execution, TIMEOUT_FAILURE);
       return;
     }
-    execution.timer = setTimeout(() => {
-      if (this.#executions.get(id) !== execution) return;
-      if (execution.tasks > 0) this.dispose('timeout');
-      else this.#end(id, execution, TIMEOUT_FAILURE);
-    }, bounded(this.#limits.timeoutMs));
+    execution.timer = this.#linger(id, execution, TIMEOUT_FAILURE);
   }
 
   /** Wakes the plugin calls the execution sleeps on: each finds its answer gone and gets ENDED. */

@@ -544,6 +544,26 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     Object.defineProperty(Original.prototype, 'constructor', { value: Counted, writable: true, configurable: true });
     intl[name] = Counted;
   }
+  // A Segmenter keeps a copy of each text it segments in ICU, outside the heap too: a text counts as
+  // many Intl objects as its copy weighs (two bytes a character, an object counted as 27 KB).
+  // `Intl.v8BreakIterator`, V8's own older form of it, is removed.
+  const CHARS_PER_INTL_OBJECT = 13_500;
+  delete intl.v8BreakIterator;
+  const segment = intl.Segmenter.prototype.segment;
+  const toText = String;
+  Object.defineProperty(intl.Segmenter.prototype, 'segment', {
+    value: function (this: unknown, text: unknown) {
+      // Converted once: a text whose toString answers differently each time is counted as it is segmented.
+      const string = toText(text);
+      intlObjects += Math.floor(string.length / CHARS_PER_INTL_OBJECT);
+      if (++intlObjects > INTL_REFUSE_AT) {
+        throw coded('MEMORY_LIMIT_EXCEEDED', `The component segmented more text than its sandbox may hold outside its memory limit (${INTL_REFUSE_AT} Intl objects' worth).`);
+      }
+      return segment.call(this, string);
+    },
+    writable: true,
+    configurable: true,
+  });
   const RECYCLE = ',"recycle":true}';
   const markRecycle = (json: string): string => (intlObjects >= INTL_RECYCLE_AT ? json.slice(0, -1) + RECYCLE : json);
 

@@ -109,7 +109,7 @@ function execute(front: Front, message: ExecuteMessage): void {
 
 function run(local: number, running: Running, isolate: ComponentIsolate, message: ExecuteMessage, timeoutMs: number): void {
   running.isolate = isolate;
-  isolate.execute(message.key, message.input, local, timeoutMs, (answer) => {
+  isolate.execute(message.key, message.input, local, timeoutMs, message.foreign === true, (answer) => {
     if (answer !== CANCELLED) finish(local, running, answer);
   });
 }

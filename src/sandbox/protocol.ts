@@ -59,6 +59,8 @@ export interface ExecuteMessage {
   input: string;
   /** Its own limit: the time left of its root request's budget, at most the execution time limit. */
   timeoutMs: number;
+  /** Run for another tenant's request (a nested render of this tenant's component): its caller's cancel must not discard the isolate. */
+  foreign?: true;
 }
 
 /** The execution's root request was answered: nothing of it may run any more. */

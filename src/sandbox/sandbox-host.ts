@@ -138,11 +138,11 @@ export class SandboxHost {
   }
 
   /** Sends one execution; answers its id (to cancel it). */
-  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, execution: HostExecution): number {
+  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, foreign: boolean, execution: HostExecution): number {
     const id = this.#nextId++;
     this.#executions.set(id, { execution, overdueAt: performance.now() + timeoutMs + OVERDUE_MARGIN_MS });
     this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
-    this.#outbox.post({ t: 'execute', id, key, component, code, input, timeoutMs });
+    this.#outbox.post(foreign ? { t: 'execute', id, key, component, code, input, timeoutMs, foreign } : { t: 'execute', id, key, component, code, input, timeoutMs });
     return id;
   }
 

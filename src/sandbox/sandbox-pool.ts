@@ -344,7 +344,9 @@ export class SandboxPool {
           reject(error);
         },
       };
-      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, execution);
+      // Another tenant's request: its cancel must leave this tenant's isolate alone.
+      const foreign = job.budget.rootTenant !== undefined && job.budget.rootTenant !== job.tenant;
+      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution);
       const untrack = job.budget.track(() => host.cancel(id, new TesseraError('EXECUTION_CANCELLED')));
     });
   }
