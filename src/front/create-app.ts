@@ -2,8 +2,9 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import { TesseraError } from '../errors/errors';
 import { recordHttpMetrics } from '../metrics/http-metrics';
 import { registerCors } from './cors';
+import { registerOpenApi } from './openapi/register-openapi';
 import { errorReply, unexpectedError } from './error-body';
-import { answerClientError, frameworkErrorAnswer } from './framework-errors';
+import { answerClientError, frameworkErrorAnswer, requestValidationError } from './framework-errors';
 import type { RegistryServices } from './registry-services';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
@@ -15,6 +16,7 @@ import { registerHealth } from './routes/health';
 import { registerListComponents } from './routes/list-components';
 import { registerMetrics } from './routes/metrics';
 import { registerOcClientComponent } from './routes/oc-client-component';
+import { registerOpenApiDocument } from './routes/openapi';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
@@ -57,18 +59,23 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     done(null, payload);
   });
 
-  registerListComponents(app, services);
-  registerHealth(app, services);
-  registerMetrics(app, services);
-  registerGetComponent(app, services);
-  registerComponentInfo(app, services);
-  registerStaticFile(app, services);
-  registerPublish(app, services);
-  registerBatch(app, services);
-  registerAction(app, services);
-  registerOcClientComponent(app, services);
-  registerBrowserClient(app);
-  registerTemplateVendorFiles(app, services);
+  registerOpenApi(app);
+  // In a plugin, so that the routes are added once the OpenAPI plugin listens for them.
+  void app.register(async (routes) => {
+    registerListComponents(routes, services);
+    registerHealth(routes, services);
+    registerMetrics(routes, services);
+    registerGetComponent(routes, services);
+    registerComponentInfo(routes, services);
+    registerStaticFile(routes, services);
+    registerPublish(routes, services);
+    registerBatch(routes, services);
+    registerAction(routes, services);
+    registerOcClientComponent(routes, services);
+    registerBrowserClient(routes);
+    registerTemplateVendorFiles(routes, services);
+    registerOpenApiDocument(routes, services);
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');
@@ -83,10 +90,12 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   return app;
 }
 
-/** fastify's own failures (body parsing, size, schema validation) as coded errors. */
+/** fastify's own failures (body parsing, size, a request its route's schema refuses) as coded errors. */
 function fastifyErrorToCoded(error: FastifyError): TesseraError {
   if (error instanceof TesseraError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new TesseraError('PAYLOAD_TOO_LARGE', 'The request body is over its size limit.');
+  const invalidRequest = requestValidationError(error);
+  if (invalidRequest) return invalidRequest;
   if (error.code?.startsWith('FST_ERR_CTP_') || error.validation) {
     return new TesseraError('POST_BODY_NOT_VALID', `The request body is not valid: ${error.message}.`);
   }

@@ -36,3 +36,21 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   }
   socket.destroy();
 }
+
+const PLACES: Record<string, string> = { querystring: 'Query parameter', params: 'Path parameter', headers: 'Header' };
+
+/**
+ * A query string, path or header refused by a route's schema: NOT_VALID_REQUEST naming each value
+ * as a component parameter's refusal does (`details.parameters`); undefined for a body, whose
+ * failures are POST_BODY_NOT_VALID.
+ */
+export function requestValidationError(error: FastifyError): TesseraError | undefined {
+  const place = error.validationContext && PLACES[error.validationContext];
+  if (!error.validation || !place) return undefined;
+  const problems = error.validation.map((failure) => {
+    const missing = (failure.params as { missingProperty?: string }).missingProperty;
+    return { name: missing ?? failure.instancePath.replace(/^\//, ''), problem: missing ? 'missing' : (failure.message ?? 'not valid') };
+  });
+  const sentences = problems.map(({ name, problem }) => `${place} "${name}" ${problem === 'missing' ? 'is missing' : problem}.`);
+  return new TesseraError('NOT_VALID_REQUEST', sentences.join(' '), { details: { parameters: problems } });
+}

@@ -1,0 +1,60 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { REGISTRY_VERSION } from '../registry-version';
+import { ERROR_BODY_SCHEMA } from './error-responses';
+import { PUBLISH_ROUTE_DOC } from './publish-route-doc';
+
+const TAGS = [
+  { name: 'Rendering', description: 'Render components: one, several at once, or an action.' },
+  { name: 'Catalog', description: 'What is published: the list, a version with its descriptor, static files. With `Accept: text/html`, the web UI.' },
+  { name: 'Publishing', description: "Publish a packed component with a tenant's token." },
+  { name: 'Browser client', description: 'The script that renders `<oc-component>` elements in pages, its runtimes, and the registry\'s own `oc-client` component.' },
+  { name: 'Operations', description: 'Health, metrics and this document.' },
+];
+
+/** An operation whose schema carries this key accepts a request without a body (@fastify/swagger marks every body required). */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * The OpenAPI 3.1 document (`GET /openapi.json`), built by @fastify/swagger from the routes' own
+ * schemas. Registered before the routes, since it learns them as they are added.
+ *
+ * Response schemas describe answers; they never shape them: fastify would otherwise serialize each
+ * answer through its schema, dropping any field the schema does not name (a component's `data`, a
+ * development stack). Answers stay `JSON.stringify`'d, as without schemas.
+ */
+export function registerOpenApi(app: FastifyInstance): void {
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.addSchema(ERROR_BODY_SCHEMA);
+  void app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tessera',
+        version: REGISTRY_VERSION,
+        description:
+          'A registry of versioned UI components speaking the OpenComponents HTTP contract. Every error answers the `ErrorBody` ' +
+          'shape with a code listed in the README (Errors). CORS preflight (`OPTIONS` on every path but publishing) and `HEAD` on every `GET` path are answered too.',
+      },
+      tags: TAGS,
+      components: { securitySchemes: { publishToken: { type: 'http', scheme: 'bearer', description: "A tenant's publish token." } } },
+    },
+    // Shared schemas keep their own names (`#/components/schemas/ErrorBody`).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (document) => withOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),
+    transform: ({ schema, url, route }) => (route.method === 'PUT' && url === '/:name/:version' && !schema?.summary ? { schema: PUBLISH_ROUTE_DOC, url } : { schema, url }),
+  });
+}
+
+type Operation = { requestBody?: { required?: boolean }; [OPTIONAL_BODY]?: boolean };
+
+function withOptionalBodies<T extends { paths?: object }>(document: T): T {
+  for (const path of Object.values(document.paths ?? {}) as Array<Record<string, Operation>>) {
+    for (const operation of Object.values(path)) {
+      if (!operation[OPTIONAL_BODY]) continue;
+      delete operation[OPTIONAL_BODY];
+      if (operation.requestBody) operation.requestBody.required = false;
+    }
+  }
+  return document;
+}
