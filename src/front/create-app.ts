@@ -82,7 +82,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     return reply.code(status).send(body);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const coded = fastifyErrorToCoded(error);
+    const coded = fastifyErrorToCoded(error, request.query);
     if (coded.code === 'GENERIC_ERROR') request.log.error(error);
     const { status, body } = errorReply(coded, '', '', services.config.development);
     return reply.code(status).send(body);
@@ -91,10 +91,10 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
 }
 
 /** fastify's own failures (body parsing, size, a request its route's schema refuses) as coded errors. */
-function fastifyErrorToCoded(error: FastifyError): TesseraError {
+function fastifyErrorToCoded(error: FastifyError, query: unknown): TesseraError {
   if (error instanceof TesseraError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new TesseraError('PAYLOAD_TOO_LARGE', 'The request body is over its size limit.');
-  const invalidRequest = requestValidationError(error);
+  const invalidRequest = requestValidationError(error, query);
   if (invalidRequest) return invalidRequest;
   if (error.code?.startsWith('FST_ERR_CTP_') || error.validation) {
     return new TesseraError('POST_BODY_NOT_VALID', `The request body is not valid: ${error.message}.`);
