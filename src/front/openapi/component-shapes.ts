@@ -45,18 +45,6 @@ export const INFO_ONLY = {
   properties: { type: COMMON.type, version: COMMON.version, requestVersion: COMMON.requestVersion, name: COMMON.name },
 } as const;
 
-export const NAME_PARAM = { type: 'string', description: 'The component name.' } as const;
-export const VERSION_PARAM = {
-  type: 'string',
-  description: 'A version or version expression: `1.2.3`, `~1.2.3`, `^1.2.3`, `1`, `1.2`, `1.x`, `latest`.',
-} as const;
-
-/** The path parameters of a component route, with or without its version. */
-export const componentParams = (withVersion: boolean) =>
-  withVersion
-    ? ({ type: 'object', required: ['name', 'version'], properties: { name: NAME_PARAM, version: VERSION_PARAM } } as const)
-    : ({ type: 'object', required: ['name'], properties: { name: NAME_PARAM } } as const);
-
 /** What a render can fail with, whichever route asked for it. */
 export const RENDER_FAILURES = [
   'NOT_VALID_REQUEST',

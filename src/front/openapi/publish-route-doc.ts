@@ -1,5 +1,4 @@
 import { errorResponses } from './error-responses';
-import { NAME_PARAM } from './component-shapes';
 
 const TARBALL = { type: 'string', format: 'binary' } as const;
 
@@ -25,7 +24,7 @@ export const PUBLISH_ROUTE_DOC = {
   params: {
     type: 'object',
     required: ['name', 'version'],
-    properties: { name: NAME_PARAM, version: { type: 'string', description: 'An exact semantic version, e.g. `1.2.3`.' } },
+    properties: { name: { type: 'string', description: 'The component name.' }, version: { type: 'string', description: 'An exact semantic version, e.g. `1.2.3`.' } },
   },
   querystring: { type: 'object', properties: { dryRun: { type: 'string', enum: ['true'], description: '`true` checks the package and stores nothing.' } } },
   body: {

@@ -1,7 +1,8 @@
 import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { REGISTRY_VERSION } from '../registry-version';
 import { ERROR_BODY_SCHEMA } from './error-responses';
+import { withPathParameters } from './path-parameters';
 import { PUBLISH_ROUTE_DOC } from './publish-route-doc';
 
 const TAGS = [
@@ -25,7 +26,6 @@ export const OPTIONAL_BODY = 'x-optional-body';
  */
 export function registerOpenApi(app: FastifyInstance): void {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.addSchema(ERROR_BODY_SCHEMA);
   void app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -37,13 +37,20 @@ export function registerOpenApi(app: FastifyInstance): void {
           'shape with a code listed in the README (Errors). CORS preflight (`OPTIONS` on every path but publishing) and `HEAD` on every `GET` path are answered too.',
       },
       tags: TAGS,
-      components: { securitySchemes: { publishToken: { type: 'http', scheme: 'bearer', description: "A tenant's publish token." } } },
+      components: {
+        schemas: { ErrorBody: ERROR_BODY_SCHEMA },
+        securitySchemes: { publishToken: { type: 'http', scheme: 'bearer', description: "A tenant's publish token." } },
+      },
     },
-    // Shared schemas keep their own names (`#/components/schemas/ErrorBody`).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (document) => withOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),
-    transform: ({ schema, url, route }) => (route.method === 'PUT' && url === '/:name/:version' && !schema?.summary ? { schema: PUBLISH_ROUTE_DOC, url } : { schema, url }),
+    transform: describeRoute,
   });
+}
+
+/** A route as the document describes it: its own schema with its path parameters, or publishing's description. */
+export function describeRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: { method: string | string[] } }): { schema: FastifySchema; url: string } {
+  if (route.method === 'PUT' && url === '/:name/:version' && !schema?.summary) return { schema: PUBLISH_ROUTE_DOC, url };
+  return { schema: withPathParameters(schema, url), url };
 }
 
 type Operation = { requestBody?: { required?: boolean }; [OPTIONAL_BODY]?: boolean };

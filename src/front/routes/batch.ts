@@ -7,7 +7,7 @@ import { onAbandoned } from '../on-abandoned';
 import { errorReply } from '../error-body';
 import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import { INFO_ONLY, RENDERED, UNRENDERED } from '../openapi/component-shapes';
-import { ERROR_BODY_ID, errorResponses } from '../openapi/error-responses';
+import { ERROR_BODY_REF, errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { OC_CLIENT, renderOcClient } from './oc-client-component';
 
@@ -35,7 +35,7 @@ const SCHEMA = {
         required: ['status', 'response'],
         properties: {
           status: { type: 'integer' },
-          response: { anyOf: [RENDERED, UNRENDERED, INFO_ONLY, { $ref: `${ERROR_BODY_ID}#` }] },
+          response: { anyOf: [RENDERED, UNRENDERED, INFO_ONLY, { $ref: ERROR_BODY_REF }] },
           headers: { type: 'object', additionalProperties: { type: 'string' } },
         },
       },

@@ -24,10 +24,9 @@ const schemaOf = (file: 'script' | 'source map') => ({
   summary: file === 'script' ? 'The browser client' : "The browser client's source map",
   description:
     file === 'script'
-      ? 'The script that renders `<oc-component>` elements in any page, minified. With `?v=` naming its version, cached for good; else for five minutes, then by ETag.'
+      ? 'The script that renders `<oc-component>` elements in any page, minified. With `?v=` naming its version (as the web UI links it), cached for good; else for five minutes, then by ETag.'
       : 'The source map of `client.js`, cached as the script is.',
   tags: ['Browser client'],
-  querystring: { type: 'object', properties: { v: { type: 'string', description: "The client's version, as the web UI links it." } } },
   response: {
     200: {
       description: `The ${file}, with its \`ETag\`.`,

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
 import { loadBrowserClient } from '../browser-client-files';
 import { wantsHtml } from '../negotiate';
-import { componentParams } from '../openapi/component-shapes';
 import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { componentPage } from '../web-ui/component-page';
@@ -35,7 +34,6 @@ const schemaOf = (withVersion: boolean) => ({
   summary: withVersion ? "A component version's descriptor" : "The latest version's descriptor",
   description: "The published descriptor (`package.json`) with every published version; with `Accept: text/html`, the web UI's component page with a live preview.",
   tags: ['Catalog'],
-  params: componentParams(withVersion),
   response: {
     200: {
       description: 'The descriptor, or the web UI page.',

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientTemplatesOf, renderModeOf } from '../negotiate';
 import { onAbandoned } from '../on-abandoned';
-import { componentParams, INFO_ONLY, RENDERED, RENDER_FAILURES, UNRENDERED } from '../openapi/component-shapes';
+import { INFO_ONLY, RENDERED, RENDER_FAILURES, UNRENDERED } from '../openapi/component-shapes';
 import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { sendRender } from '../send-render';
@@ -45,7 +45,6 @@ const schemaOf = (withVersion: boolean) => ({
     '`Accept: application/vnd.oc.unrendered+json` answers the data and the template instead; `application/vnd.oc.info+json` only ' +
     'which version answers, without running server logic. The headers and cookies the component sets are in the answer.',
   tags: ['Rendering'],
-  params: componentParams(withVersion),
   response: {
     200: {
       description: 'Rendered, unrendered or info, by `Accept`.',

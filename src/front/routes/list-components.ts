@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { wantsHtml } from '../negotiate';
 import { errorResponses } from '../openapi/error-responses';
+import { queryValidator } from '../query-validator';
 import type { RegistryServices } from '../registry-services';
 import { componentListPage } from '../web-ui/component-list-page';
 import { MAX_PAGE_SIZE, PAGE_SIZE, searchComponents } from '../web-ui/component-search';
@@ -69,7 +70,7 @@ const SCHEMA = {
 
 /** `GET /`: the published components (`?meta=true` adds each latest version's metadata). */
 export function registerListComponents(app: FastifyInstance, services: RegistryServices): void {
-  app.get('/', { schema: SCHEMA }, async (request: FastifyRequest<{ Querystring: ListQuery }>, reply) => {
+  app.get('/', { schema: SCHEMA, validatorCompiler: queryValidator }, async (request: FastifyRequest<{ Querystring: ListQuery }>, reply) => {
     const baseUrl = services.publicBaseUrl.value;
     const names = services.catalog.names();
     if (wantsHtml(request)) {

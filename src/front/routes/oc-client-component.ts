@@ -5,7 +5,7 @@ import { buildHref } from '../../pipeline/build-href';
 import { escapeHtml } from '../../pipeline/escape-html';
 import { errorReply } from '../error-body';
 import { renderModeOf } from '../negotiate';
-import { INFO_ONLY, RENDERED, VERSION_PARAM } from '../openapi/component-shapes';
+import { INFO_ONLY, RENDERED } from '../openapi/component-shapes';
 import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { REGISTRY_VERSION } from '../registry-version';
@@ -43,20 +43,19 @@ export function registerOcClientComponent(app: FastifyInstance, services: Regist
   const infoOnly = answer((requestVersion) => ({ type: 'oc-component', version: VERSION, requestVersion, name: OC_CLIENT }));
   const render = (request: FastifyRequest<{ Params: { version?: string } }>, reply: FastifyReply) =>
     (renderModeOf(request) === 'info' ? infoOnly : rendered)(request, reply);
-  app.get(`/${OC_CLIENT}/~info`, { schema: schemaOf('info', false) }, info);
-  app.get(`/${OC_CLIENT}/:version/~info`, { schema: schemaOf('info', true) }, info);
-  app.get(`/${OC_CLIENT}`, { schema: schemaOf('render', false) }, render);
-  app.get(`/${OC_CLIENT}/:version`, { schema: schemaOf('render', true) }, render);
+  app.get(`/${OC_CLIENT}/~info`, { schema: schemaOf('info') }, info);
+  app.get(`/${OC_CLIENT}/:version/~info`, { schema: schemaOf('info') }, info);
+  app.get(`/${OC_CLIENT}`, { schema: schemaOf('render') }, render);
+  app.get(`/${OC_CLIENT}/:version`, { schema: schemaOf('render') }, render);
 }
 
-const schemaOf = (answer: 'info' | 'render', withVersion: boolean) => ({
+const schemaOf = (answer: 'info' | 'render') => ({
   summary: answer === 'info' ? "The `oc-client` component's descriptor" : 'Render the `oc-client` component',
   description:
     answer === 'info'
       ? "The registry's own `oc-client` component, as OC's registries have it: its descriptor and versions (OC's node client reads it to warm up)."
       : 'The `<script>` element that loads the browser client; rendered even when unrendered is asked for, as OC answers. `Accept: application/vnd.oc.info+json` answers its version only.',
   tags: ['Browser client'],
-  ...(withVersion ? { params: { type: 'object', required: ['version'], properties: { version: VERSION_PARAM } } } : {}),
   response: {
     200:
       answer === 'info'

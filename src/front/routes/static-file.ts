@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import { TesseraError } from '../../errors/errors';
 import { errorReply } from '../error-body';
-import { NAME_PARAM } from '../openapi/component-shapes';
 import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 
@@ -12,11 +11,6 @@ const SCHEMA = {
     '`template.js` and the files of the folders the descriptor declares static, with their content type. An exact version is cached as ' +
     'immutable. Every file carries `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`.',
   tags: ['Catalog'],
-  params: {
-    type: 'object',
-    required: ['name', 'version', '*'],
-    properties: { name: NAME_PARAM, version: { type: 'string', description: 'A version or version expression.' }, '*': { type: 'string', description: 'The file\'s path in the package, e.g. `public/banner.css`.' } },
-  },
   response: {
     200: { description: 'The file.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
     ...errorResponses('NOT_FOUND', 'STORAGE_UNAVAILABLE', 'STORAGE_CORRUPT'),

@@ -9,7 +9,6 @@ const SCHEMA = {
   summary: 'A browser runtime template types share',
   description: '`react.js` (React and ReactDOM for `oc-template-react`) or `handlebars.js` (the handlebars runtime), loaded once per page. Cached for an hour, then by ETag.',
   tags: ['Browser client'],
-  params: { type: 'object', required: ['file'], properties: { file: { type: 'string', examples: ['react.js', 'handlebars.js'] } } },
   response: {
     200: { description: 'The script, with its `ETag`.', content: { 'application/javascript': { schema: { type: 'string' } } } },
     304: { description: '`If-None-Match` named its ETag.', type: 'null' },
