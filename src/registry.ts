@@ -122,7 +122,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
   const published = frontThread ? frontThread.published : (name: string, version: string) => threads?.published(name, version) ?? Promise.resolve();
-  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published }, { logger: options.logger });
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
     threads = new FrontThreads({ config, catalog, metrics, pool, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);

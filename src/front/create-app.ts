@@ -25,7 +25,7 @@ import { registerTemplateVendorFiles } from './routes/template-vendor-files';
 const RETRY_AFTER_SECONDS = 1;
 
 /** The HTTP front: thin routes over the render pipeline, catalog and storage. */
-export function createApp(services: RegistryServices, options: { logger?: boolean } = {}): FastifyInstance {
+export async function createApp(services: RegistryServices, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     // Two JSON lines per request cost a rendered GET about a fifth of its throughput: an access log is asked for.
@@ -59,23 +59,21 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     done(null, payload);
   });
 
-  registerOpenApi(app);
-  // In a plugin, so that the routes are added once the OpenAPI plugin listens for them.
-  void app.register(async (routes) => {
-    registerListComponents(routes, services);
-    registerHealth(routes, services);
-    registerMetrics(routes, services);
-    registerGetComponent(routes, services);
-    registerComponentInfo(routes, services);
-    registerStaticFile(routes, services);
-    registerPublish(routes, services);
-    registerBatch(routes, services);
-    registerAction(routes, services);
-    registerOcClientComponent(routes, services);
-    registerBrowserClient(routes);
-    registerTemplateVendorFiles(routes, services);
-    registerOpenApiDocument(routes, services);
-  });
+  // Before the routes: the OpenAPI plugin learns each route as it is added.
+  await registerOpenApi(app);
+  registerListComponents(app, services);
+  registerHealth(app, services);
+  registerMetrics(app, services);
+  registerGetComponent(app, services);
+  registerComponentInfo(app, services);
+  registerStaticFile(app, services);
+  registerPublish(app, services);
+  registerBatch(app, services);
+  registerAction(app, services);
+  registerOcClientComponent(app, services);
+  registerBrowserClient(app);
+  registerTemplateVendorFiles(app, services);
+  registerOpenApiDocument(app, services);
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');

@@ -18,15 +18,15 @@ export const OPTIONAL_BODY = 'x-optional-body';
 
 /**
  * The OpenAPI 3.1 document (`GET /openapi.json`), built by @fastify/swagger from the routes' own
- * schemas. Registered before the routes, since it learns them as they are added.
+ * schemas. Loaded before the routes are added, since it learns them as they are.
  *
  * Response schemas describe answers; they never shape them: fastify would otherwise serialize each
  * answer through its schema, dropping any field the schema does not name (a component's `data`, a
  * development stack). Answers stay `JSON.stringify`'d, as without schemas.
  */
-export function registerOpenApi(app: FastifyInstance): void {
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  void app.register(swagger, {
+  await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
