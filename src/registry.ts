@@ -141,7 +141,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, body: MessagePort) => publishPool!.run(job, body);
   const publish = async (job: PublishJob, body: MessagePort) => throwUnlessPublished(await runPublish(job, body));
-  const app = createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published, publish }, { logger: options.logger });
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
     threads = new FrontThreads({ config, catalog, metrics, pool, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);

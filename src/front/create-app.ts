@@ -2,8 +2,9 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import { TesseraError } from '../errors/errors';
 import { recordHttpMetrics } from '../metrics/http-metrics';
 import { registerCors } from './cors';
+import { registerOpenApi } from './openapi/register-openapi';
 import { errorReply, unexpectedError } from './error-body';
-import { answerClientError, frameworkErrorAnswer } from './framework-errors';
+import { answerClientError, frameworkErrorAnswer, requestValidationError } from './framework-errors';
 import type { RegistryServices } from './registry-services';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
@@ -15,6 +16,7 @@ import { registerHealth } from './routes/health';
 import { registerListComponents } from './routes/list-components';
 import { registerMetrics } from './routes/metrics';
 import { registerOcClientComponent } from './routes/oc-client-component';
+import { registerOpenApiDocument } from './routes/openapi';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
@@ -23,7 +25,7 @@ import { registerTemplateVendorFiles } from './routes/template-vendor-files';
 const RETRY_AFTER_SECONDS = 1;
 
 /** The HTTP front: thin routes over the render pipeline, catalog and storage. */
-export function createApp(services: RegistryServices, options: { logger?: boolean } = {}): FastifyInstance {
+export async function createApp(services: RegistryServices, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     // Two JSON lines per request cost a rendered GET about a fifth of its throughput: an access log is asked for.
@@ -57,6 +59,8 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
     done(null, payload);
   });
 
+  // Before the routes: the OpenAPI plugin learns each route as it is added.
+  await registerOpenApi(app);
   registerListComponents(app, services);
   registerHealth(app, services);
   registerMetrics(app, services);
@@ -69,13 +73,14 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerOcClientComponent(app, services);
   registerBrowserClient(app);
   registerTemplateVendorFiles(app, services);
+  registerOpenApiDocument(app, services);
 
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = errorReply(new TesseraError('NOT_FOUND', `No route answers ${request.method} ${request.url.split('?')[0]}.`), '', '');
     return reply.code(status).send(body);
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const coded = fastifyErrorToCoded(error);
+    const coded = fastifyErrorToCoded(error, request.query);
     if (coded.code === 'GENERIC_ERROR') request.log.error(error);
     const { status, body } = errorReply(coded, '', '', services.config.development);
     return reply.code(status).send(body);
@@ -83,10 +88,12 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   return app;
 }
 
-/** fastify's own failures (body parsing, size, schema validation) as coded errors. */
-function fastifyErrorToCoded(error: FastifyError): TesseraError {
+/** fastify's own failures (body parsing, size, a request its route's schema refuses) as coded errors. */
+function fastifyErrorToCoded(error: FastifyError, query: unknown): TesseraError {
   if (error instanceof TesseraError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new TesseraError('PAYLOAD_TOO_LARGE', 'The request body is over its size limit.');
+  const invalidRequest = requestValidationError(error, query);
+  if (invalidRequest) return invalidRequest;
   if (error.code?.startsWith('FST_ERR_CTP_') || error.validation) {
     return new TesseraError('POST_BODY_NOT_VALID', `The request body is not valid: ${error.message}.`);
   }

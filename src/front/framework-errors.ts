@@ -36,3 +36,25 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   }
   socket.destroy();
 }
+
+const PLACES: Record<string, string> = { querystring: 'Query parameter', params: 'Path parameter', headers: 'Header' };
+const SENTENCES: Record<string, string> = { missing: 'is missing', 'given more than once': 'must be given once' };
+
+/**
+ * A query string, path or header refused by a route's schema: NOT_VALID_REQUEST naming each value
+ * as a component parameter's refusal does (`details.parameters`); undefined for a body, whose
+ * failures are POST_BODY_NOT_VALID. `query` tells a value given twice from one of the wrong type.
+ */
+export function requestValidationError(error: FastifyError, query: unknown): TesseraError | undefined {
+  const place = error.validationContext && PLACES[error.validationContext];
+  if (!error.validation || !place) return undefined;
+  const problems = error.validation.map((failure) => {
+    const missing = (failure.params as { missingProperty?: string }).missingProperty;
+    if (missing !== undefined) return { name: missing, problem: 'missing' };
+    const name = failure.instancePath.replace(/^\//, '');
+    const repeated = error.validationContext === 'querystring' && Array.isArray((query as Record<string, unknown> | undefined)?.[name]);
+    return { name, problem: repeated ? 'given more than once' : (failure.message ?? 'not valid') };
+  });
+  const sentences = problems.map(({ name, problem }) => `${place} "${name}" ${SENTENCES[problem] ?? problem}.`);
+  return new TesseraError('NOT_VALID_REQUEST', sentences.join(' '), { details: { parameters: problems } });
+}

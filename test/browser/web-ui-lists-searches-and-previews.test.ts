@@ -26,10 +26,12 @@ t.test("the registry's web UI lists and searches components, shows one, and prev
   t.equal(await page.textContent('#count'), '3 components');
 
   await page.fill('#q', 'GREET');
-  t.same(await page.$$eval('#components li', visibleNames), ['browser-greeting'], 'search filters while typing, ignoring case');
+  await page.waitForSelector('#results[data-q="GREET"]');
+  t.same(await page.$$eval('#components li', visibleNames), ['browser-greeting'], 'the server searches while one types, ignoring case');
   t.equal(await page.textContent('#count'), '1 of 3 components match');
   t.equal(new URL(page.url()).searchParams.get('q'), 'GREET', 'the search stays in the address');
   await page.fill('#q', 'throws');
+  await page.waitForSelector('#results[data-q="throws"]');
   t.same(await page.$$eval('#components li', visibleNames), ['browser-failing'], 'descriptions are searched too');
 
   await page.goto(`${registry}?q=nest`);

@@ -6,6 +6,8 @@ import { BATCH_BODY_SCHEMA, strictBatchValidator, type BatchBody } from '../batc
 import { onAbandoned } from '../on-abandoned';
 import { errorReply } from '../error-body';
 import { clientTemplatesOf, renderModeOf } from '../negotiate';
+import { INFO_ONLY, RENDERED, UNRENDERED } from '../openapi/component-shapes';
+import { ERROR_BODY_REF, errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { OC_CLIENT, renderOcClient } from './oc-client-component';
 
@@ -17,6 +19,31 @@ interface BatchItem {
   headers?: Record<string, string>;
 }
 
+const SCHEMA = {
+  summary: 'Render several components',
+  description:
+    'Renders every component of the body at once, each failing on its own: always 200, with one item per component in request order. ' +
+    "An item's own parameters override the global ones. `Accept: application/vnd.oc.unrendered+json` asks for every item unrendered.",
+  tags: ['Rendering'],
+  body: BATCH_BODY_SCHEMA,
+  response: {
+    200: {
+      description: "One item per component: its status and answer, or its status and error body; `headers`, those its server logic set.",
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['status', 'response'],
+        properties: {
+          status: { type: 'integer' },
+          response: { anyOf: [RENDERED, UNRENDERED, INFO_ONLY, { $ref: ERROR_BODY_REF }] },
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+    ...errorResponses('POST_BODY_NOT_VALID', 'PAYLOAD_TOO_LARGE'),
+  },
+} as const;
+
 /**
  * `POST /` (decisions §5): always 200 with one `{status, response, headers?}` per component, in
  * request order. Items render concurrently and fail on their own.
@@ -26,7 +53,7 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
   app.post(
     '/',
     {
-      schema: { body: BATCH_BODY_SCHEMA },
+      schema: SCHEMA,
       validatorCompiler: strictBatchValidator,
       // A body read as text (any content type but JSON's) would only be told "must be object".
       preValidation: async (request: FastifyRequest<{ Body: BatchBody }>) => {

@@ -16,6 +16,22 @@ export function registerBrowserClient(app: FastifyInstance): void {
     if (known.includes(file.etag)) return reply.code(304).send();
     return reply.type(type).send(file.content);
   };
-  app.get('/oc-client/client.js', serve(client.script, 'application/javascript; charset=utf-8'));
-  app.get('/oc-client/client.js.map', serve(client.sourceMap, 'application/json; charset=utf-8'));
+  app.get('/oc-client/client.js', { schema: schemaOf('script') }, serve(client.script, 'application/javascript; charset=utf-8'));
+  app.get('/oc-client/client.js.map', { schema: schemaOf('source map') }, serve(client.sourceMap, 'application/json; charset=utf-8'));
 }
+
+const schemaOf = (file: 'script' | 'source map') => ({
+  summary: file === 'script' ? 'The browser client' : "The browser client's source map",
+  description:
+    file === 'script'
+      ? 'The script that renders `<oc-component>` elements in any page, minified. With `?v=` naming its version (as the web UI links it), cached for good; else for five minutes, then by ETag.'
+      : 'The source map of `client.js`, cached as the script is.',
+  tags: ['Browser client'],
+  response: {
+    200: {
+      description: `The ${file}, with its \`ETag\`.`,
+      content: { [file === 'script' ? 'application/javascript' : 'application/json']: { schema: { type: 'string' } } },
+    },
+    304: { description: '`If-None-Match` named its ETag.', type: 'null' },
+  },
+});

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
 import { loadBrowserClient } from '../browser-client-files';
 import { wantsHtml } from '../negotiate';
+import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { componentPage } from '../web-ui/component-page';
 
@@ -27,6 +28,35 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
       return reply.code(status).send(body);
     }
   };
-  app.get('/:name/~info', handler);
-  app.get('/:name/:version/~info', handler);
+  app.get('/:name/~info', { schema: schemaOf(false) }, handler);
+  app.get('/:name/:version/~info', { schema: schemaOf(true) }, handler);
 }
+
+const schemaOf = (withVersion: boolean) => ({
+  summary: withVersion ? "A component version's descriptor" : "The latest version's descriptor",
+  description: "The published descriptor (`package.json`) with every published version; with `Accept: text/html`, the web UI's component page with a live preview.",
+  tags: ['Catalog'],
+  response: {
+    200: {
+      description: 'The descriptor, or the web UI page.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['name', 'version', 'oc', 'allVersions', 'requestVersion'],
+            properties: {
+              name: { type: 'string' },
+              version: { type: 'string' },
+              oc: { type: 'object', additionalProperties: true, description: 'As packaged, with `publisher: {tenant, date}`.' },
+              allVersions: { type: 'array', items: { type: 'string' }, description: 'Ascending.' },
+              requestVersion: { type: 'string' },
+            },
+            additionalProperties: true,
+          },
+        },
+        'text/html': { schema: { type: 'string' } },
+      },
+    },
+    ...errorResponses('NOT_FOUND'),
+  },
+});

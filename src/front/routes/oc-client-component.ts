@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveVersion } from '../../catalog/resolve-version';
 import { TesseraError } from '../../errors/errors';
@@ -7,11 +5,14 @@ import { buildHref } from '../../pipeline/build-href';
 import { escapeHtml } from '../../pipeline/escape-html';
 import { errorReply } from '../error-body';
 import { renderModeOf } from '../negotiate';
+import { INFO_ONLY, RENDERED } from '../openapi/component-shapes';
+import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
+import { REGISTRY_VERSION } from '../registry-version';
 
 export const OC_CLIENT = 'oc-client';
 /** The browser client is versioned with the registry. */
-const VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = REGISTRY_VERSION;
 
 /**
  * `oc-client` answers as a component (decisions §10), as in OC's registries: OC's node client warms
@@ -42,11 +43,27 @@ export function registerOcClientComponent(app: FastifyInstance, services: Regist
   const infoOnly = answer((requestVersion) => ({ type: 'oc-component', version: VERSION, requestVersion, name: OC_CLIENT }));
   const render = (request: FastifyRequest<{ Params: { version?: string } }>, reply: FastifyReply) =>
     (renderModeOf(request) === 'info' ? infoOnly : rendered)(request, reply);
-  app.get(`/${OC_CLIENT}/~info`, info);
-  app.get(`/${OC_CLIENT}/:version/~info`, info);
-  app.get(`/${OC_CLIENT}`, render);
-  app.get(`/${OC_CLIENT}/:version`, render);
+  app.get(`/${OC_CLIENT}/~info`, { schema: schemaOf('info') }, info);
+  app.get(`/${OC_CLIENT}/:version/~info`, { schema: schemaOf('info') }, info);
+  app.get(`/${OC_CLIENT}`, { schema: schemaOf('render') }, render);
+  app.get(`/${OC_CLIENT}/:version`, { schema: schemaOf('render') }, render);
 }
+
+const schemaOf = (answer: 'info' | 'render') => ({
+  summary: answer === 'info' ? "The `oc-client` component's descriptor" : 'Render the `oc-client` component',
+  description:
+    answer === 'info'
+      ? "The registry's own `oc-client` component, as OC's registries have it: its descriptor and versions (OC's node client reads it to warm up)."
+      : 'The `<script>` element that loads the browser client; rendered even when unrendered is asked for, as OC answers. `Accept: application/vnd.oc.info+json` answers its version only.',
+  tags: ['Browser client'],
+  response: {
+    200:
+      answer === 'info'
+        ? { description: 'The descriptor with `allVersions` and `requestVersion`.', type: 'object', additionalProperties: true }
+        : { description: 'The rendered component, or its version.', anyOf: [RENDERED, INFO_ONLY] },
+    ...errorResponses('NOT_FOUND'),
+  },
+});
 
 /** The rendered answer of `oc-client`; NOT_FOUND when the version expression does not match. */
 export function renderOcClient(requestVersion: string, baseUrl: string, omitHref: boolean): Record<string, unknown> {

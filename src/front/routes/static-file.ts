@@ -2,14 +2,27 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import { TesseraError } from '../../errors/errors';
 import { errorReply } from '../error-body';
+import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
+
+const SCHEMA = {
+  summary: "A component version's static file",
+  description:
+    '`template.js` and the files of the folders the descriptor declares static, with their content type. An exact version is cached as ' +
+    'immutable. Every file carries `X-Content-Type-Options: nosniff` and `Content-Security-Policy: sandbox`.',
+  tags: ['Catalog'],
+  response: {
+    200: { description: 'The file.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+    ...errorResponses('NOT_FOUND', 'STORAGE_UNAVAILABLE', 'STORAGE_CORRUPT'),
+  },
+} as const;
 
 /**
  * `GET /:name/:version/static/*`: the compiled template and the files of the declared static
  * folders, nothing else of the package. Paths with `..`, backslashes or NUL never reach storage.
  */
 export function registerStaticFile(app: FastifyInstance, services: RegistryServices): void {
-  app.get('/:name/:version/static/*', async (request: FastifyRequest<{ Params: { name: string; version: string; '*': string } }>, reply: FastifyReply) => {
+  app.get('/:name/:version/static/*', { schema: SCHEMA }, async (request: FastifyRequest<{ Params: { name: string; version: string; '*': string } }>, reply: FastifyReply) => {
     const { name, version } = request.params;
     const filePath = request.params['*'];
     try {
