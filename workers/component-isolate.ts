@@ -143,7 +143,9 @@ export class ComponentIsolate implements WatchedIsolate {
    * be working. Each settles only once the task it started has ended, its microtasks included.
    */
   #calls = 0;
-  /** Since when (performance.now()) calls into the isolate have been under way without a break. */
+  /** Calls into the isolate and builds of its versions under way: while any is, its thread may be running code. */
+  #work = 0;
+  /** Since when (performance.now()) work has been under way without a break. */
   #busySince: number | undefined;
   /** The host's resident memory when that began. */
   #busyFromRss = 0;
@@ -205,7 +207,11 @@ export class ComponentIsolate implements WatchedIsolate {
     let lost: (answer: string) => void = () => {};
     const whenLost = new Promise<string>((resolve) => (lost = resolve));
     this.#building.add(lost);
-    const built = this.#build(version, code).catch((error: unknown) => classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined)));
+    // Building runs the version's top-level code: the isolate is at work, as in a call (the memory watchdog watches both).
+    this.#workStarted();
+    const built = this.#build(version, code)
+      .catch((error: unknown) => classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined)))
+      .finally(() => this.#workEnded());
     const answer = await within(Promise.race([built, whenLost]), this.#limits.timeoutMs, () => TIMEOUT_FAILURE);
     this.#building.delete(lost);
     // Building runs the version's top-level code, with no execution in the isolate: that CPU is not
@@ -340,10 +346,8 @@ export class ComponentIsolate implements WatchedIsolate {
       return;
     }
     if (version.runMany === undefined) return;
-    if (this.#calls++ === 0) {
-      this.#busySince = performance.now();
-      this.#busyFromRss = latestRss();
-    }
+    this.#calls++;
+    this.#workStarted();
     const running: Execution[] = [];
     for (const id of batch.length === 0 ? resuming : [...batch.map(([id]) => id), ...resuming]) {
       const execution = this.#executions.get(id);
@@ -364,7 +368,8 @@ export class ComponentIsolate implements WatchedIsolate {
    * limit stopped it): then they, and the batch's executions, get the failure.
    */
   #taskEnded(batch: Array<[number, string]>, running: Execution[], failed: string | undefined): void {
-    if (--this.#calls === 0) this.#busySince = undefined;
+    this.#calls--;
+    this.#workEnded();
     for (const execution of running) execution.tasks--;
     const held = this.#held;
     this.#held = [];
@@ -605,24 +610,42 @@ export class ComponentIsolate implements WatchedIsolate {
     return ranWhileIdle;
   }
 
+  /** How much the host grew since this isolate's work began without a break, once it has lasted two readings (the memory watchdog's). */
+  growthWhileBusy(rss: number, now: number): number | undefined {
+    if (this.#busySince === undefined || this.#isolate.isDisposed || now - this.#busySince < 2 * WATCH_EVERY_MS) return undefined;
+    return rss - this.#busyFromRss;
+  }
+
+  /** Its thread's CPU time (ns): a thread asleep in a plugin call spends none. */
+  cpuNs(): bigint {
+    return this.#isolate.isDisposed ? 0n : this.#isolate.cpuTime;
+  }
+
   /**
-   * Stops the isolate when it has been running for two readings or more without a break while the
-   * host's resident memory grew by more than `growthBytes` (twice its memory limit): memory taken
-   * inside a built-in, which its heap limit does not stop. Its executions are answered
-   * MEMORY_LIMIT_EXCEEDED at once; a built-in that does not stop within MEMORY_STOP_WAIT_MS makes the
-   * isolate lost, and its host is recycled, which takes the memory back.
+   * Discarded for memory taken inside a built-in, which its heap limit does not stop: its executions
+   * are answered MEMORY_LIMIT_EXCEEDED at once; a thread still at work after MEMORY_STOP_WAIT_MS makes
+   * the isolate lost, and its host is recycled, which takes the memory back.
    */
-  checkMemory(rss: number, now: number, growthBytes: number): boolean {
-    if (this.#busySince === undefined || this.#isolate.isDisposed || now - this.#busySince < 2 * WATCH_EVERY_MS) return false;
-    if (rss - this.#busyFromRss <= growthBytes) return false;
+  stopForMemory(sole: boolean): void {
     const running = [...this.#executions.values()].map((execution) => execution.version.key);
+    const rss = latestRss();
     this.dispose('memory', MEMORY_STOP_WAIT_MS);
-    // isolated-vm may settle the call into a disposed isolate before its thread leaves the built-in:
-    // a host still growing after the wait tells that it has not.
+    // isolated-vm may settle a call into a disposed isolate before its thread leaves the built-in:
+    // when this isolate alone was at work, a host still growing after the wait tells that it has not.
+    if (!sole) return;
     setTimeout(() => {
       if (latestRss() > rss + STILL_GROWING_BYTES) this.#lose(running);
     }, MEMORY_STOP_WAIT_MS).unref();
-    return true;
+  }
+
+  #workStarted(): void {
+    if (this.#work++ > 0) return;
+    this.#busySince = performance.now();
+    this.#busyFromRss = latestRss();
+  }
+
+  #workEnded(): void {
+    if (--this.#work === 0) this.#busySince = undefined;
   }
 
   /** Tells `onCpu` the CPU time spent since it was last told (nothing once disposed: that was told then). */
@@ -686,15 +709,15 @@ export class ComponentIsolate implements WatchedIsolate {
     }
     this.tellCpu();
     this.#isolate.dispose();
-    const running = this.#calls > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
+    const running = this.#work > 0 ? [...this.#executions.values()].map((execution) => execution.version.key) : [];
     const answer = FAILURE_OF[reason];
     for (const [id, execution] of this.#executions) this.#end(id, execution, answer);
     // V8 stops a disposed isolate's script at its next interrupt check; a long built-in call
     // (`new Array(1e8).fill(0)`) has none and keeps its thread busy. Such an isolate is as good as
     // lost: its host is recycled.
-    if (this.#calls > 0) {
+    if (this.#work > 0) {
       setTimeout(() => {
-        if (this.#calls > 0) this.#lose(running);
+        if (this.#work > 0) this.#lose(running);
       }, stopWaitMs).unref();
     }
   }

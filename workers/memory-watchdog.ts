@@ -2,10 +2,9 @@
  * Memory an isolate takes inside one built-in call (`new Array(1e8).fill(0)` grows a dictionary to
  * gigabytes) escapes its heap limit: V8 checks the limit, and for termination, only between
  * statements, and the isolate cannot be asked for its heap while its thread runs. The host's
- * resident memory is read instead, often and cheaply: an isolate that has been running without a
- * break while the host grew by more than twice its memory limit is stopped (see
- * ComponentIsolate.checkMemory), and a host about to pass its own limit ends at once, since only the
- * end of its process takes back what such a call holds.
+ * resident memory is read instead, often and cheaply (`watchMemory` says whom it stops), and a host
+ * still running a lost isolate ends once past its own limit, since only the end of its process takes
+ * back what such a call holds.
  */
 
 /** How often the host's resident memory is read. */
@@ -16,21 +15,49 @@ let sampled = process.memoryUsage.rss();
 /** The host's resident memory at the last reading (at most WATCH_EVERY_MS old). */
 export const latestRss = (): number => sampled;
 
-/** What the watchdog checks at each reading. */
+/** What the watchdog reads of an isolate, and how it stops one. */
 export interface WatchedIsolate {
-  /** Stops the isolate when it has run without a break while the host grew past `growthBytes`; answers whether it did. */
-  checkMemory(rss: number, now: number, growthBytes: number): boolean;
+  /** How much the host grew since the isolate began its work without a break (running a call or building a version); undefined when it is not at work, or only just began. */
+  growthWhileBusy(rss: number, now: number): number | undefined;
+  /** Its thread's CPU time so far (ns). */
+  cpuNs(): bigint;
+  /** Discards it, its executions answered MEMORY_LIMIT_EXCEEDED; `sole`: it alone was at work through the growth. */
+  stopForMemory(sole: boolean): void;
 }
 
+/** CPU an isolate must have used since the last reading to count as running (not asleep in a plugin call). */
+const RUNNING_NS = 1_000_000n;
+
 /**
- * Reads the host's resident memory every WATCH_EVERY_MS: checks each isolate against
- * `isolateGrowthBytes`, and calls `hostOver` once the host passes `hostBytes`.
+ * Reads the host's resident memory every WATCH_EVERY_MS and stops the isolate that took it: of the
+ * isolates at work without a break while the host grew by more than `isolateGrowthBytes`, those
+ * whose thread is running (an isolate asleep in a plugin call takes no memory). One such isolate is
+ * stopped at once. Several at once cannot be told apart by the host's memory: they are left alone
+ * until the host grew by twice as much, then all are stopped, and none counted lost for the growth
+ * alone (an isolate is lost only if its call does not end). Past `hostBytes`, `hostOver` is called.
  */
 export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGrowthBytes: number, hostBytes: number, hostOver: () => void): NodeJS.Timeout {
+  const cpuAtLastReading = new WeakMap<WatchedIsolate, bigint>();
   return setInterval(() => {
     sampled = process.memoryUsage.rss();
     const now = performance.now();
-    for (const isolate of isolates()) isolate.checkMemory(sampled, now, isolateGrowthBytes);
+    const suspects: Array<{ isolate: WatchedIsolate; growth: number }> = [];
+    for (const isolate of isolates()) {
+      const growth = isolate.growthWhileBusy(sampled, now);
+      // The CPU time is read only of isolates at work for a while: few, where every isolate is many.
+      if (growth === undefined) {
+        cpuAtLastReading.delete(isolate);
+        continue;
+      }
+      const cpu = isolate.cpuNs();
+      const before = cpuAtLastReading.get(isolate);
+      cpuAtLastReading.set(isolate, cpu);
+      if (growth > isolateGrowthBytes && before !== undefined && cpu - before >= RUNNING_NS) suspects.push({ isolate, growth });
+    }
+    if (suspects.length === 1) suspects[0]!.isolate.stopForMemory(true);
+    else if (suspects.length > 1 && suspects.every((suspect) => suspect.growth > 2 * isolateGrowthBytes)) {
+      for (const { isolate } of suspects) isolate.stopForMemory(false);
+    }
     if (sampled > hostBytes) hostOver();
   }, WATCH_EVERY_MS).unref();
 }
