@@ -1,13 +1,22 @@
 import { TesseraError } from '../errors/errors';
 
+/** Why a waiting request makes room in a full queue for another tenant's. */
+const QUEUE_SHARE = 'The registry is at capacity and its queue is full: this tenant holds more of it than others; retry later.';
+
 /** Why a request that waited for a slot as long as it may (the execution time limit) is turned away. */
 const WAITED_TOO_LONG = 'The registry is at capacity: no execution slot was free within the execution time limit; retry later.';
+
+/** An execution waiting for a slot: handed one, or turned away. */
+interface Waiter {
+  readonly handOver: () => void;
+  readonly turnAway: (error: TesseraError) => void;
+}
 
 /** A tenant's slots and its executions waiting for one. */
 interface TenantState {
   readonly weight: number;
   running: number;
-  readonly waiting: Array<() => void>;
+  readonly waiting: Waiter[];
 }
 
 /**
@@ -17,7 +26,8 @@ interface TenantState {
  * tenant use every slot, and a tenant that arrives while another holds them all still starts its
  * executions at once, up to its share (slots are a bound on executions at once, not a fixed
  * resource: at most `capacity` more run while the borrower's executions end). A tenant past its
- * share waits (a request from outside, in its tenant's queue, up to `maxQueue` in all) or is refused
+ * share waits (a request from outside, in its tenant's queue, up to `maxQueue` in all: a full queue
+ * turns away the newest waiter of the tenant holding most of it, for its weight) or is refused
  * at once (a nested render: it must never wait behind its parent). A freed slot goes to the waiting
  * tenant holding the fewest slots for its weight.
  */
@@ -51,24 +61,47 @@ export class TenantShares {
       this.#take(state);
       return undefined;
     }
-    if (this.#queued >= this.#maxQueue) {
+    if (this.#queued >= this.#maxQueue && !this.#pushOutFor(state)) {
       this.#dropIfIdle(tenant, state);
       throw new TesseraError('OVERLOADED');
     }
     return new Promise<void>((resolve, reject) => {
-      const handOver = () => {
+      const leaveQueue = () => {
         clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        state.waiting.splice(state.waiting.indexOf(handOver), 1);
+        state.waiting.splice(state.waiting.indexOf(waiter), 1);
         this.#queued--;
-        this.#dropIfIdle(tenant, state);
-        reject(new TesseraError('OVERLOADED', WAITED_TOO_LONG));
-      }, maxWaitMs);
-      state.waiting.push(handOver);
+      };
+      const waiter: Waiter = {
+        handOver: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        turnAway: (error) => {
+          leaveQueue();
+          this.#dropIfIdle(tenant, state);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => waiter.turnAway(new TesseraError('OVERLOADED', WAITED_TOO_LONG)), maxWaitMs);
+      state.waiting.push(waiter);
       this.#queued++;
     });
+  }
+
+  /**
+   * A full queue makes room for a tenant with less in it for its weight (running and waiting) than
+   * the most served tenant waiting, whose newest waiter is turned away: one tenant filling the queue
+   * never leaves another refused. Answers whether room was made.
+   */
+  #pushOutFor(state: TenantState): boolean {
+    const load = (tenant: TenantState, extra = 0) => (tenant.running + tenant.waiting.length + extra) / tenant.weight;
+    let most: TenantState | undefined;
+    for (const other of this.#tenants.values()) {
+      if (other !== state && other.waiting.length > 0 && (most === undefined || load(other) > load(most))) most = other;
+    }
+    if (most === undefined || load(most) <= load(state, 1)) return false;
+    most.waiting[most.waiting.length - 1]!.turnAway(new TesseraError('OVERLOADED', QUEUE_SHARE));
+    return true;
   }
 
   /** Takes a slot for a nested render at once, or throws OVERLOADED: it never waits. */
@@ -93,7 +126,7 @@ export class TenantShares {
       if (!next) return;
       this.#take(next);
       this.#queued--;
-      next.waiting.shift()!();
+      next.waiting.shift()!.handOver();
     }
   }
 

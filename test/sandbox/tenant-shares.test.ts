@@ -78,3 +78,27 @@ t.test('a wait ends OVERLOADED after its bound, and a full queue refuses at once
   t.same([...shares.held()], [], 'no tenant holds a slot');
   t.equal(shares.queued, 0);
 });
+
+t.test("a full queue turns away the newest waiter of the tenant holding most of it, never another tenant's", async (t) => {
+  const shares = new TenantShares(2, 2, 0, () => 1);
+  t.equal(shares.enter('mallory', WAIT_MS), undefined);
+  t.equal(shares.enter('mallory', WAIT_MS), undefined);
+  const first = shares.enter('mallory', WAIT_MS)!;
+  const second = shares.enter('mallory', WAIT_MS)!;
+  t.throws(() => shares.enter('mallory', WAIT_MS), { code: 'OVERLOADED', message: 'The registry is at capacity; retry later.' }, "mallory's own request finds the queue full");
+  t.equal(shares.enter('ada', WAIT_MS), undefined, 'ada starts within its share');
+  const ada = shares.enter('ada', WAIT_MS)!;
+  await t.rejects(
+    second,
+    { code: 'OVERLOADED', message: 'The registry is at capacity and its queue is full: this tenant holds more of it than others; retry later.' },
+    "ada's next request, past its share, takes the place of mallory's newest",
+  );
+  t.equal(shares.queued, 2);
+  t.throws(() => shares.enter('ada', WAIT_MS), { code: 'OVERLOADED', message: 'The registry is at capacity; retry later.' }, 'once both hold as much, the newcomer is turned away');
+  shares.leave('mallory');
+  shares.leave('mallory');
+  t.ok(await settled(first), 'a freed slot goes to the least served tenant: mallory holds none now, ada one');
+  t.notOk(await settled(ada));
+  shares.leave('mallory');
+  t.ok(await settled(ada), 'then to ada');
+});
