@@ -3,7 +3,7 @@ import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { TesseraError } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
-import { RequestBudget } from '../sandbox/request-budget';
+import { RequestBudget, type BatchAllowance } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { tenantOf } from '../catalog/tenant-of';
@@ -38,6 +38,8 @@ export interface RenderRequest {
   clientTemplates?: string[];
   /** Id of the HTTP request this render serves (a nested render: of its root request), for log lines. */
   requestId?: string;
+  /** The allowance of the batch this request is an item of: what its items' answers may bring through the front together. */
+  batch?: BatchAllowance;
   /** Registers what to cancel when the client of a request from outside goes away unanswered. */
   onAbandoned?: (cancel: () => void) => void;
 }
@@ -98,6 +100,7 @@ export class RenderPipeline {
     const budget = new RequestBudget(
       { timeoutMs: limits.executionTimeoutMs, maxExecutions: limits.maxExecutionsPerRequest, maxSlots: limits.maxSlotsPerRequest, maxNestedChars: limits.maxNestedBytesPerRequest },
       request.requestId,
+      request.batch,
     );
     request.onAbandoned?.(() => budget.close());
     try {

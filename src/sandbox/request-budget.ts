@@ -13,6 +13,26 @@ export interface RequestLimits {
 }
 
 /**
+ * What the items of one batch may bring through the front together: each is a request of its own,
+ * but one HTTP answer holds them all.
+ */
+export class BatchAllowance {
+  #left: number;
+  readonly #max: number;
+
+  constructor(maxChars: number) {
+    this.#left = maxChars;
+    this.#max = maxChars;
+  }
+
+  /** Counts an item's answer; throws once the batch's answers pass their bound. */
+  charge(chars: number): void {
+    this.#left -= chars;
+    if (this.#left < 0) throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `The answers of one batch may bring at most ${this.#max} characters through the registry.`);
+  }
+}
+
+/**
  * A request's budget: one deadline, set when its first execution starts, caps on executions (in
  * all and at once) and on the bytes its nested answers bring back. When the request is answered the
  * budget closes: executions still running for it are cancelled, and none can start.
@@ -34,9 +54,13 @@ export class RequestBudget {
    */
   rootTenant: string | undefined;
 
-  constructor(limits: RequestLimits, requestId?: string) {
+  readonly #batch: BatchAllowance | undefined;
+
+  /** `batch`: the allowance of the batch this request is an item of. */
+  constructor(limits: RequestLimits, requestId?: string, batch?: BatchAllowance) {
     this.#limits = limits;
     this.requestId = requestId;
+    this.#batch = batch;
   }
 
   /** Counts one more execution and answers the milliseconds it may take; throws when none are left. */
@@ -64,8 +88,13 @@ export class RequestBudget {
     this.#slots--;
   }
 
-  /** Counts the characters of a nested answer; throws once the request's nested answers pass their bound. */
-  chargeNestedAnswer(chars: number): void {
+  /**
+   * Counts the characters of an answer that came through the front: a nested one against the
+   * request's bound, any against its batch's; throws once one is passed.
+   */
+  chargeAnswer(chars: number, nested: boolean): void {
+    this.#batch?.charge(chars);
+    if (!nested) return;
     this.#nestedChars += chars;
     if (this.#nestedChars > this.#limits.maxNestedChars) {
       throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `The nested answers of one request may bring at most ${this.#limits.maxNestedChars} characters through the registry.`);

@@ -265,7 +265,7 @@ export class SandboxPool {
       await this.#admit(job, payer);
       try {
         const answer = await this.#run(job);
-        if (job.depth > 0) job.budget.chargeNestedAnswer(answer.length);
+        job.budget.chargeAnswer(answer.length, job.depth > 0);
         return answer;
       } finally {
         this.#shares.leave(payer);

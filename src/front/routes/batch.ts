@@ -85,6 +85,8 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
           requestId: request.id,
           onAbandoned: abandoned,
         })),
+        // One HTTP answer holds every item: together they bring at most what one request's nested answers may.
+        services.config.limits.maxNestedBytesPerRequest,
       );
       let next = 0;
       const outcomes = components.map((component) =>
