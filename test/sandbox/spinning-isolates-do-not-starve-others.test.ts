@@ -12,7 +12,8 @@ const SPINNERS = POOL_THREADS + 3;
 t.test('more spinning isolates than sandbox threads do not starve other components', async (t) => {
   const started = await startRegistry(t, [BYSTANDER], (config) => {
     config.limits.sandboxHosts = 2;
-    config.limits.executionTimeoutMs = 2000; // warm isolates are reported every half second
+    // Warm isolates are reported every half second; the spinners outlast three bystander renders on a busy machine.
+    config.limits.executionTimeoutMs = 5000;
   });
   // The same spinning code under several component names: each component is an isolate of its own
   // (the versions of one component would share one).
