@@ -1,11 +1,14 @@
 import semver from 'semver';
+import { TesseraError } from '../errors/errors';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { cursorOfIndex, INDEX_FORMAT, listIndexes, readNewestIndex, writeIndex, type CatalogSnapshot } from './catalog-index';
 import { ChangeJournal, WINDOW_MS } from './change-journal';
 import { ComponentVersion } from './component-version';
 import { writeJournaled } from './journaled-write';
+import { writeDeprecation, writeUnpublished, type Deprecation, type UnpublishRecord } from './lifecycle-records';
 import { PublishedVersions } from './published-versions';
 import { readStoredVersion } from './read-stored-version';
+import { VersionLifecycles } from './version-lifecycles';
 
 /** Told when a stored version cannot be read (once per version until it reads again). */
 export type UnreadableVersionListener = (id: string, reason: string) => void;
@@ -38,11 +41,19 @@ const PARALLEL_READS = 16;
  * its cursor and reads only the versions it does not know: its cost follows the publishes, not the
  * size of the catalog. A version that cannot be read is skipped (decisions §12) and tried again at
  * each refresh; it never stops the others from loading.
+ *
+ * Lifecycle changes (unpublish, deprecate; lifecycle-records.ts) come through the same journal: an
+ * entry of kind `lifecycle` makes each reader read that version's records again. An unpublished
+ * version leaves the in-memory versions (expressions resolve to the others) and answers GONE when
+ * asked for exactly.
  */
 export class Catalog {
   readonly #storage: StorageAdapter;
   readonly #journal: ChangeJournal;
   readonly #versions = new PublishedVersions();
+  readonly #lifecycles: VersionLifecycles;
+  /** Lifecycle entries applied, by key → time: the journal lists entries again for a while (its window). */
+  readonly #appliedLifecycle = new Map<string, number>();
   /** `name@version` (or `name` when its versions cannot be listed) → why it was skipped; retried at each refresh. */
   readonly #unreadable = new Map<string, string>();
   readonly #onUnreadable: UnreadableVersionListener;
@@ -60,6 +71,7 @@ export class Catalog {
   constructor(storage: StorageAdapter, options: CatalogOptions = {}) {
     this.#storage = storage;
     this.#journal = new ChangeJournal(storage, options.clock);
+    this.#lifecycles = new VersionLifecycles(storage);
     this.#onUnreadable = options.onUnreadable ?? (() => {});
     this.#onNotice = options.onNotice ?? (() => {});
     this.#maintainsIndex = options.maintainsIndex ?? false;
@@ -89,13 +101,23 @@ export class Catalog {
     const before = this.#cursor!;
     let newest = before;
     const unknown = [];
+    const lifecycle = [];
     for (const entry of await this.#journal.since(before)) {
       newest = Math.max(newest, entry.time);
       const id = `${entry.name}@${entry.version}`;
-      if (!this.#versions.has(entry.name, entry.version) && !this.#unreadable.has(id)) unknown.push(entry);
+      if (entry.kind === 'lifecycle') {
+        if (!this.#appliedLifecycle.has(entry.key)) lifecycle.push(entry);
+      } else if (!this.#versions.has(entry.name, entry.version) && !this.#unreadable.has(id)) unknown.push(entry);
     }
     // A version not in storage yet is a publish still under way: its entry is listed again next time.
     await forEachAtOnce(unknown, PARALLEL_READS, (entry) => this.#tryIndex(`${entry.name}@${entry.version}`, () => this.#index(entry.name, entry.version)));
+    // After the publishes: a version published and deprecated within one poll ends deprecated. A
+    // record that cannot be read now is tried again at the next poll (its entry is not marked applied).
+    await forEachAtOnce(lifecycle, PARALLEL_READS, async (entry) => {
+      await this.#reloadLifecycle(entry.name, entry.version);
+      this.#appliedLifecycle.set(entry.key, entry.time);
+    });
+    for (const [key, time] of this.#appliedLifecycle) if (time < newest - 2 * WINDOW_MS) this.#appliedLifecycle.delete(key);
     // Listed after the journal: an index written meanwhile may have pruned entries this reader had yet to see.
     const indexes = await listIndexes(this.#storage);
     const newestIndex = indexes.length > 0 ? cursorOfIndex(indexes.at(-1)!) : 0;
@@ -109,9 +131,14 @@ export class Catalog {
     if (this.#maintainsIndex && this.#addedSinceIndex >= this.#indexEvery) await this.#writeIndex();
   }
 
-  /** Indexes one version from storage (published here, or told by another front thread); rejects when it cannot be read. */
+  /**
+   * Indexes one version from storage (published here, or told by another front thread that it was
+   * published or its lifecycle changed), its lifecycle read again; rejects when it cannot be read.
+   * Answers undefined for a version unpublished.
+   */
   async add(name: string, version: string): Promise<ComponentVersion | undefined> {
     if (!semver.valid(version)) return undefined;
+    if (await this.#reloadLifecycle(name, version)) return undefined;
     if (!this.#versions.has(name, version) && !(await this.#index(name, version))) throw new Error(`${name}@${version} has no package.json in storage.`);
     this.#unreadable.delete(`${name}@${version}`);
     return this.#versions.get(name, version);
@@ -140,9 +167,51 @@ export class Catalog {
     return this.#versions.latest(name);
   }
 
-  /** The version an expression names, or NOT_FOUND naming what is missing. */
+  /** The version an expression names; GONE for an unpublished version asked for exactly, else NOT_FOUND naming what is missing. */
   resolve(name: string, expression: string): ComponentVersion {
+    if (this.#lifecycles.isUnpublished(name, expression)) {
+      throw new TesseraError('GONE', `${name}@${expression} was unpublished; other versions: ${this.versions(name).join(', ') || 'none'}.`);
+    }
     return this.#versions.resolve(name, expression);
+  }
+
+  isUnpublished(name: string, version: string): boolean {
+    return this.#lifecycles.isUnpublished(name, version);
+  }
+
+  /** The deprecation of a version, when it is deprecated. */
+  deprecationOf(name: string, version: string): Deprecation | undefined {
+    return this.#lifecycles.deprecationOf(name, version);
+  }
+
+  /** Writes the tombstone of a version (every replica drops it at its next poll) and drops it here. */
+  async unpublish(name: string, version: string, record: UnpublishRecord): Promise<void> {
+    await writeUnpublished(this.#storage, this.#journal, name, version, record);
+    await this.#reloadLifecycle(name, version);
+  }
+
+  /** Deprecates a version (undefined: no longer), for every replica at its next poll, and here now. */
+  async deprecate(name: string, version: string, deprecation: Deprecation | undefined): Promise<void> {
+    await writeDeprecation(this.#storage, this.#journal, name, version, deprecation);
+    await this.#reloadLifecycle(name, version);
+  }
+
+  /** Reads a version's lifecycle records again; an unpublished version leaves the catalog. Answers whether it is unpublished. */
+  async #reloadLifecycle(name: string, version: string): Promise<boolean> {
+    if (!(await this.#lifecycles.reload(name, version))) return false;
+    this.#drop(`${name}@${version}`);
+    return true;
+  }
+
+  /** Reads every lifecycle record (at load, and with an index after a long gap) and drops the unpublished versions. */
+  async #loadLifecycles(): Promise<void> {
+    for (const id of await this.#lifecycles.loadAll()) this.#drop(id);
+  }
+
+  #drop(id: string): void {
+    const at = id.lastIndexOf('@');
+    this.#versions.remove(id.slice(0, at), id.slice(at + 1));
+    this.#unreadable.delete(id);
   }
 
   /** The newest index, else (storage written without one, or with one of another format) every stored version, read once and indexed. */
@@ -150,12 +219,14 @@ export class Catalog {
     const found = await readNewestIndex(this.#storage);
     if ('snapshot' in found) {
       this.#adopt(found.snapshot);
+      await this.#loadLifecycles();
       this.#cursor = found.snapshot.cursor;
       return;
     }
     const journal = await this.#journal.since(undefined);
     const cursor = journal.reduce((newest, entry) => Math.max(newest, entry.time), 0);
     await this.#readEverything();
+    await this.#loadLifecycles();
     this.#cursor = cursor;
     if (this.#versions.size + this.#unreadable.size === 0) return;
     this.#onNotice(`listed and read every stored version once (${found.missing}): ${this.#versions.size} indexed, ${this.#unreadable.size} unreadable`);
@@ -164,7 +235,8 @@ export class Catalog {
 
   /** Adds an index's versions not held yet; its unreadable versions are tried at the next refresh. */
   #adopt(snapshot: CatalogSnapshot): void {
-    this.#versions.add(snapshot.versions.map((summary) => new ComponentVersion(summary, this.#storage)));
+    const kept = snapshot.versions.filter((summary) => !this.#lifecycles.isUnpublished(summary.name, summary.version));
+    this.#versions.add(kept.map((summary) => new ComponentVersion(summary, this.#storage)));
     for (const id of snapshot.unreadable) if (!this.#unreadable.has(id)) this.#unreadable.set(id, '');
     this.#indexCursor = Math.max(this.#indexCursor, snapshot.cursor);
   }
@@ -173,6 +245,7 @@ export class Catalog {
   async #reloadIndex(): Promise<void> {
     const found = await readNewestIndex(this.#storage);
     if ('snapshot' in found) this.#adopt(found.snapshot);
+    await this.#loadLifecycles();
   }
 
   async #readEverything(): Promise<void> {
@@ -218,6 +291,8 @@ export class Catalog {
 
   /** Reads a version into the catalog; answers false when storage does not hold it. */
   async #index(name: string, version: string): Promise<boolean> {
+    // An unpublished version's files stay in storage (its tombstone): read, never indexed.
+    if (this.#lifecycles.isUnpublished(name, version)) return true;
     const summary = await readStoredVersion(this.#storage, name, version);
     if (!summary) return false;
     if (!this.#versions.has(name, version)) {

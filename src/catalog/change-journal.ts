@@ -12,20 +12,30 @@ const TIME_DIGITS = 15;
  */
 export const WINDOW_MS = 60_000;
 
-/** One record of the journal: `name@version` was published (or was about to be) at `time`. */
+/**
+ * What an entry says changed: a version was stored (`version`), or its lifecycle records
+ * (unpublished, deprecated; see lifecycle-records.ts) were written, which readers read again.
+ */
+export type EntryKind = 'version' | 'lifecycle';
+
+/** Suffix of a lifecycle entry's key; `~` is in no component name nor semver version. */
+const LIFECYCLE_SUFFIX = '~lifecycle';
+
+/** One record of the journal: `name@version` was published (or was about to be), or its lifecycle changed, at `time`. */
 export interface JournalEntry {
   key: string;
   time: number;
   name: string;
   version: string;
+  kind: EntryKind;
 }
 
 const timeKey = (time: number): string => `${FOLDER}${String(Math.max(0, Math.floor(time))).padStart(TIME_DIGITS, '0')}`;
 
-/** `changes/<time>-<random>-<name>@<version>`: everything a reader needs is in the key, so a poll reads no record, only a listing. */
+/** `changes/<time>-<random>-<name>@<version>[~lifecycle]`: everything a reader needs is in the key, so a poll reads no record, only a listing. */
 export function parseEntryKey(key: string): JournalEntry | undefined {
-  const match = /^changes\/(\d{15})-[0-9a-f]{8}-([a-z0-9-]+)@(.+)$/.exec(key);
-  return match ? { key, time: Number(match[1]), name: match[2]!, version: match[3]! } : undefined;
+  const match = /^changes\/(\d{15})-[0-9a-f]{8}-([a-z0-9-]+)@([^~]+)(~lifecycle)?$/.exec(key);
+  return match ? { key, time: Number(match[1]), name: match[2]!, version: match[3]!, kind: match[4] ? 'lifecycle' : 'version' } : undefined;
 }
 
 /**
@@ -52,11 +62,11 @@ export class ChangeJournal {
     this.#clock = clock;
   }
 
-  /** Records that `name@version` is being stored; answers the entry, to confirm or withdraw. */
-  async announce(name: string, version: string, time = this.#clock()): Promise<JournalEntry> {
-    const key = `${timeKey(time)}-${randomBytes(4).toString('hex')}-${name}@${version}`;
+  /** Records that `name@version` is being stored (or that its lifecycle records changed); answers the entry, to confirm or withdraw. */
+  async announce(name: string, version: string, time = this.#clock(), kind: EntryKind = 'version'): Promise<JournalEntry> {
+    const key = `${timeKey(time)}-${randomBytes(4).toString('hex')}-${name}@${version}${kind === 'lifecycle' ? LIFECYCLE_SUFFIX : ''}`;
     await this.#storage.putRecord(key, Buffer.alloc(0));
-    return { key, time: Number(key.slice(FOLDER.length, FOLDER.length + TIME_DIGITS)), name, version };
+    return { key, time: Number(key.slice(FOLDER.length, FOLDER.length + TIME_DIGITS)), name, version, kind };
   }
 
   /**
@@ -69,7 +79,7 @@ export class ChangeJournal {
       const later = await this.#storage.listRecords(FOLDER, timeKey(current.time + WINDOW_MS + 1));
       if (later.length === 0) return current;
       const newest = Math.max(...later.map((key) => parseEntryKey(key)?.time ?? 0));
-      current = await this.announce(entry.name, entry.version, Math.max(this.#clock(), newest));
+      current = await this.announce(entry.name, entry.version, Math.max(this.#clock(), newest), entry.kind);
     }
     return current;
   }

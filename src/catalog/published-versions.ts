@@ -55,6 +55,19 @@ export class PublishedVersions {
     }
   }
 
+  /** Takes a version out (unpublished): expressions resolve to the others from then on. */
+  remove(name: string, version: string): void {
+    const entry = this.#components.get(name);
+    if (!entry?.byVersion.delete(version)) return;
+    entry.versions = entry.versions.filter((held) => held !== version);
+    entry.resolved.clear();
+    this.#size -= 1;
+    if (entry.versions.length === 0) {
+      this.#components.delete(name);
+      this.#names = undefined;
+    }
+  }
+
   /** Every version held, component by component. */
   *all(): IterableIterator<ComponentVersion> {
     for (const entry of this.#components.values()) yield* entry.byVersion.values();

@@ -9,6 +9,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   init: { summary: 'Create a component folder ready to package and publish', load: async () => (await import('./commands/init')).initCommand },
   package: { summary: 'Package a component folder into <dir>/_package', load: async () => (await import('./commands/package')).packageCommand },
   publish: { summary: 'Package a component folder and publish it to a registry', load: async () => (await import('./commands/publish')).publishCommand },
+  unpublish: { summary: 'Unpublish a version from a registry (its tenant, within the window; or the administrator)', load: async () => (await import('./commands/unpublish')).unpublishCommand },
+  deprecate: { summary: 'Deprecate a version on a registry, with a message (or take it back with --undo)', load: async () => (await import('./commands/deprecate')).deprecateCommand },
   dev: { summary: 'Serve component folders on a local registry, rebuilding them as they change', load: async () => (await import('./commands/dev')).devCommand },
 };
 

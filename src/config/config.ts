@@ -49,6 +49,10 @@ export interface RegistryConfig {
   };
   /** Seconds between storage polls for versions published by other replicas; 0 disables polling. */
   pollIntervalSeconds: number;
+  /** Hours after its publish during which the publishing tenant may unpublish a version (the administrator may at any time). */
+  unpublishWindowHours: number;
+  /** sha256 (lowercase hex) of the administrator's token (src/config/admin-token.ts); none: no administrator. */
+  adminTokenSha256: string | undefined;
   /** Development mode: error bodies may carry stack traces. */
   development: boolean;
   /** One log line per request answered (an access log); errors and warnings are logged either way. */
@@ -110,6 +114,8 @@ export function defaultConfig(): RegistryConfig {
     publishTokens: [],
     tenants: { default: 'default', weights: {} },
     pollIntervalSeconds: 5,
+    unpublishWindowHours: 72,
+    adminTokenSha256: undefined,
     development: false,
     logRequests: false,
     dependencyPolicy: {

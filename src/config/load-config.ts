@@ -12,6 +12,8 @@ interface ConfigSettings {
   storage?: string;
   staticBaseUrl?: string;
   pollIntervalSeconds?: number;
+  unpublishWindowHours?: number;
+  adminTokenSha256?: string;
   development?: boolean;
   logRequests?: boolean;
   env?: Record<string, string>;
@@ -141,6 +143,8 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.storage !== undefined) config.storagePath = settings.storage.startsWith('s3://') ? settings.storage : path.resolve(relativeTo, settings.storage);
   if (settings.staticBaseUrl !== undefined) config.staticBaseUrl = settings.staticBaseUrl.endsWith('/') ? settings.staticBaseUrl : `${settings.staticBaseUrl}/`;
   if (settings.pollIntervalSeconds !== undefined) config.pollIntervalSeconds = settings.pollIntervalSeconds;
+  if (settings.unpublishWindowHours !== undefined) config.unpublishWindowHours = settings.unpublishWindowHours;
+  if (settings.adminTokenSha256 !== undefined) config.adminTokenSha256 = settings.adminTokenSha256;
   if (settings.development !== undefined) config.development = settings.development;
   if (settings.logRequests !== undefined) config.logRequests = settings.logRequests;
   if (settings.env !== undefined) config.env = { ...config.env, ...settings.env };

@@ -23,6 +23,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is over its size limit.' },
   UNAUTHORIZED: { status: 401, message: 'A valid publish token is required.' },
   FORBIDDEN: { status: 403, message: 'The token may not publish this component.' },
+  GONE: { status: 410, message: 'This component version was unpublished.' },
   ALREADY_EXISTS: { status: 409, message: 'This component version is already published; versions are immutable.' },
   PACKAGE_NOT_VALID: { status: 400, message: 'The component package is not valid.' },
   DEPENDENCY_NOT_ALLOWED: { status: 422, message: "The component's dependencies break the registry's dependency policy." },

@@ -16,10 +16,12 @@ import { registerHealth } from './routes/health';
 import { registerListComponents } from './routes/list-components';
 import { registerMetrics } from './routes/metrics';
 import { registerOcClientComponent } from './routes/oc-client-component';
+import { registerDeprecate } from './routes/deprecate';
 import { registerOpenApiDocument } from './routes/openapi';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
+import { registerUnpublish } from './routes/unpublish';
 
 /** Seconds a client is told to wait (`Retry-After`) when the registry answers 503. */
 const RETRY_AFTER_SECONDS = 1;
@@ -68,6 +70,8 @@ export async function createApp(services: RegistryServices, options: { logger?: 
   registerComponentInfo(app, services);
   registerStaticFile(app, services);
   registerPublish(app, services);
+  registerUnpublish(app, services);
+  registerDeprecate(app, services);
   registerBatch(app, services);
   registerAction(app, services);
   registerOcClientComponent(app, services);

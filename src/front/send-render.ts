@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { RenderResult } from '../pipeline/render';
 import { applyComponentHeaders } from './apply-component-headers';
+import { applyDeprecationHeaders } from './deprecation-headers';
 import { errorReply } from './error-body';
 import type { RegistryServices } from './registry-services';
 
@@ -17,6 +18,7 @@ export async function sendRender(
   try {
     const result = await render();
     applyComponentHeaders(reply, result);
+    applyDeprecationHeaders(reply, services, requested.name, result.body['version']);
     return reply.code(200).send(result.body);
   } catch (error) {
     const { status, body } = errorReply(error, requested.name, requested.version, services.config.development);

@@ -11,6 +11,7 @@ import type { StorageAdapter } from '../storage/storage-adapter';
 export async function assertNotPublished(where: { catalog: Catalog; storage: StorageAdapter }, name: string, version: string): Promise<void> {
   // A name or version that could not be stored is left to the package checks; storage never sees it.
   if (!isComponentName(name) || semver.valid(version) !== version) return;
-  const known = where.catalog.versions(name).includes(version) || (await where.storage.listVersions(name)).includes(version);
+  // An unpublished version's number stays taken (its tombstone), even if its files were removed by hand.
+  const known = where.catalog.versions(name).includes(version) || where.catalog.isUnpublished(name, version) || (await where.storage.listVersions(name)).includes(version);
   if (known) throw new TesseraError('ALREADY_EXISTS', `${name}@${version} is already published; versions are immutable.`);
 }

@@ -15,11 +15,12 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
       const component = services.catalog.resolve(name, requestVersion);
       // The whole descriptor is read from storage: the catalog keeps only its summary in memory.
       const descriptor = await component.loadDescriptor();
-      const info = { ...descriptor, allVersions: services.catalog.versions(name), requestVersion };
+      const deprecation = services.catalog.deprecationOf(component.name, component.version);
+      const info = { ...descriptor, allVersions: services.catalog.versions(name), requestVersion, ...(deprecation ? { state: 'deprecated', deprecation } : {}) };
       if (wantsHtml(request)) {
         const baseUrl = services.publicBaseUrl.value;
         const clientUrl = `${baseUrl}oc-client/client.js?v=${loadBrowserClient().version}`;
-        const page = componentPage({ baseUrl, descriptor, allVersions: info.allVersions, clientUrl });
+        const page = componentPage({ baseUrl, descriptor, allVersions: info.allVersions, clientUrl, deprecation });
         return reply.type('text/html; charset=utf-8').send(page);
       }
       return reply.send(info);

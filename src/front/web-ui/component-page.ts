@@ -9,6 +9,8 @@ export interface ComponentPageInput {
   allVersions: readonly string[];
   /** `/oc-client/client.js?v=…`, absolute. */
   clientUrl: string;
+  /** When the version is deprecated: shown under its title. */
+  deprecation?: { message: string; date: string } | undefined;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface ComponentPageInput {
  * and a live preview rendered by the browser client in a sandboxed frame, with a form for the
  * parameters (prefilled with each one's example, else its default).
  */
-export function componentPage({ baseUrl, descriptor, allVersions, clientUrl }: ComponentPageInput): string {
+export function componentPage({ baseUrl, descriptor, allVersions, clientUrl, deprecation }: ComponentPageInput): string {
   const { name, version, oc } = descriptor;
   const parameters = Object.entries(oc.parameters ?? {});
   const versions = [...allVersions]
@@ -25,7 +27,8 @@ export function componentPage({ baseUrl, descriptor, allVersions, clientUrl }: C
     .join('');
   const main =
     `<nav aria-label="Breadcrumb"><a href="${escapeHtml(baseUrl)}">All components</a></nav>` +
-    `<h1>${escapeHtml(name)}<span class="version">${escapeHtml(version)}</span>${stateBadge(oc.state)}</h1>` +
+    `<h1>${escapeHtml(name)}<span class="version">${escapeHtml(version)}</span>${stateBadge(deprecation ? 'deprecated' : oc.state)}</h1>` +
+    (deprecation ? `<p class="deprecation" role="note"><strong>Deprecated</strong> since ${dateTime(deprecation.date)}: ${escapeHtml(deprecation.message)}</p>` : '') +
     `<p>${escapeHtml(descriptor.description ?? '')}</p>` +
     facts(descriptor) +
     `<section aria-labelledby="versions-title"><h2 id="versions-title">Versions</h2><ul class="versions">${versions}</ul></section>` +

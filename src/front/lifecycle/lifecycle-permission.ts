@@ -1,0 +1,71 @@
+import semver from 'semver';
+import type { ComponentVersion } from '../../catalog/component-version';
+import { tenantOf } from '../../catalog/tenant-of';
+import { isAdminToken } from '../../config/admin-token';
+import type { RegistryConfig } from '../../config/config';
+import { matchesNamePattern } from '../../config/name-pattern';
+import { TesseraError } from '../../errors/errors';
+import { tokenOf } from '../../publish/tenant-tokens';
+import type { RegistryServices } from '../registry-services';
+
+/** Who changes a version's lifecycle, as the audit log names them. */
+export interface LifecycleActor {
+  /** The tenant, or null for the administrator. */
+  tenant: string | null;
+  tokenId: string;
+}
+
+/** What a presented token is: the administrator's, or a tenant's publish token. 401 for anything else. */
+export function authenticate(authorization: string | undefined, config: RegistryConfig): { admin: true } | { admin: false; tenant: string; components: string[] } {
+  if (isAdminToken(authorization, config.adminTokenSha256)) return { admin: true };
+  const token = tokenOf(authorization, config.publishTokens);
+  if (!token) throw new TesseraError('UNAUTHORIZED', 'A valid token is required: send "Authorization: Bearer <token>" with a publish token of the tenant that published the version, or the administrator\'s.');
+  return { admin: false, tenant: token.tenant, components: token.components };
+}
+
+/**
+ * The published version `name@version` names exactly: GONE when it was unpublished, NOT_FOUND when
+ * it was never published. A version another replica published since this one's last poll is read
+ * from storage.
+ */
+export async function exactVersion(services: RegistryServices, name: string, version: string): Promise<ComponentVersion> {
+  if (services.catalog.isUnpublished(name, version)) return services.catalog.resolve(name, version);
+  if (semver.valid(version) === version && !services.catalog.versions(name).includes(version)) {
+    const added = await services.catalog.add(name, version).catch(() => undefined);
+    // Unpublished on another replica since this one's last poll: `resolve` now answers GONE.
+    if (!added && services.catalog.isUnpublished(name, version)) return services.catalog.resolve(name, version);
+  }
+  if (!services.catalog.versions(name).includes(version)) throw new TesseraError('NOT_FOUND', `${name}@${version} is not published on this registry.`);
+  return services.catalog.resolve(name, version);
+}
+
+/**
+ * Whether `who` may change the version's lifecycle (decisions §14): the administrator always; a
+ * tenant only for its own versions (it published them, and its token's patterns cover the name),
+ * and, to unpublish, within `unpublishWindowHours` of the publish. FORBIDDEN otherwise, saying why.
+ */
+export function authorize(
+  who: ReturnType<typeof authenticate>,
+  component: ComponentVersion,
+  action: 'unpublish' | 'deprecate',
+  config: RegistryConfig,
+  now: number,
+): LifecycleActor {
+  if (who.admin) return { tenant: null, tokenId: 'admin' };
+  const id = `${component.name}@${component.version}`;
+  const owner = tenantOf(component, config.tenants.default);
+  if (owner !== who.tenant || !matchesNamePattern(who.components, component.name)) {
+    throw new TesseraError('FORBIDDEN', `Tenant "${who.tenant}" may not ${action} ${id}: it belongs to tenant "${owner}".`);
+  }
+  if (action === 'unpublish') {
+    const published = component.descriptor.oc.publisher?.date ?? component.descriptor.oc.date;
+    const windowMs = config.unpublishWindowHours * 60 * 60 * 1000;
+    if (!(now - published <= windowMs)) {
+      throw new TesseraError(
+        'FORBIDDEN',
+        `${id} was published more than ${config.unpublishWindowHours} hours ago (unpublishWindowHours): past that window only the administrator may unpublish it.`,
+      );
+    }
+  }
+  return { tenant: who.tenant, tokenId: `config:${who.tenant}` };
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorReply } from '../error-body';
+import { authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
+import { recordChange } from '../lifecycle/record-change';
+import { UNPUBLISH_DOC } from '../openapi/lifecycle-route-docs';
+import type { RegistryServices } from '../registry-services';
+
+type UnpublishRequest = FastifyRequest<{ Params: { name: string; version: string } }>;
+
+/**
+ * `DELETE /:name/:version` (decisions §14): the publishing tenant within `unpublishWindowHours`
+ * of the publish, or the administrator at any time, unpublishes a version. Its tombstone is
+ * written, then its journal entry: every replica drops the version at its next poll, and from
+ * then on answers `410 GONE` for it. Its number is never published again.
+ */
+export function registerUnpublish(app: FastifyInstance, services: RegistryServices): void {
+  app.delete('/:name/:version', { schema: UNPUBLISH_DOC }, async (request: UnpublishRequest, reply: FastifyReply) => {
+    const { name, version } = request.params;
+    try {
+      const who = authenticate(request.headers.authorization, services.config);
+      const component = await exactVersion(services, name, version);
+      const now = Date.now();
+      const actor = authorize(who, component, 'unpublish', services.config, now);
+      await services.catalog.unpublish(name, version, { date: new Date(now).toISOString(), tenant: actor.tenant });
+      await recordChange(services, request, { action: 'unpublish', name, version, actor });
+      return reply.code(200).send({ ok: true, name, version, state: 'unpublished' });
+    } catch (error) {
+      const { status, body } = errorReply(error, name, version, services.config.development);
+      return reply.code(status).send(body);
+    }
+  });
+}
