@@ -38,8 +38,10 @@ export interface RegistryConfig {
   /** Registry environment data handed to components as `ctx.env` (has at least `name`). */
   env: Record<string, string>;
   plugins: RegistryPlugin[];
-  /** Who may publish what; with none configured, publishing is refused. */
+  /** Who may publish what; with none configured (nor any in storage), publishing is refused. */
   publishTokens: PublishToken[];
+  /** sha256 (lowercase hex) of the admin token that manages tenants and tokens (`/~admin/`); none: administration is off. */
+  adminTokenSha256: string | undefined;
   /** Tenants at run time (decisions §13): whose share of the sandbox each execution spends. */
   tenants: {
     /** The tenant of versions whose descriptor names no publisher (published before tenants were recorded). */
@@ -108,6 +110,7 @@ export function defaultConfig(): RegistryConfig {
     env: { name: 'local' },
     plugins: [formatPricePlugin],
     publishTokens: [],
+    adminTokenSha256: undefined,
     tenants: { default: 'default', weights: {} },
     pollIntervalSeconds: 5,
     development: false,

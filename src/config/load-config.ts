@@ -17,6 +17,7 @@ interface ConfigSettings {
   env?: Record<string, string>;
   plugins?: string;
   publishTokens?: PublishToken[];
+  adminTokenSha256?: string;
   dependencyPolicy?: Partial<DependencyPolicy>;
   cors?: Partial<RegistryConfig['cors']>;
   tenants?: Partial<RegistryConfig['tenants']>;
@@ -145,6 +146,7 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.logRequests !== undefined) config.logRequests = settings.logRequests;
   if (settings.env !== undefined) config.env = { ...config.env, ...settings.env };
   if (settings.publishTokens !== undefined) config.publishTokens = settings.publishTokens;
+  if (settings.adminTokenSha256 !== undefined) config.adminTokenSha256 = settings.adminTokenSha256;
   if (settings.dependencyPolicy !== undefined) config.dependencyPolicy = { ...config.dependencyPolicy, ...settings.dependencyPolicy };
   if (settings.cors !== undefined) config.cors = { ...config.cors, ...settings.cors };
   if (settings.tenants !== undefined) config.tenants = { ...config.tenants, ...settings.tenants };

@@ -7,6 +7,7 @@ import { answerClientError, frameworkErrorAnswer } from './framework-errors';
 import type { RegistryServices } from './registry-services';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
+import { registerAdmin } from './routes/admin';
 import { registerBatch } from './routes/batch';
 import { registerBrowserClient } from './routes/browser-client';
 import { registerComponentInfo } from './routes/component-info';
@@ -64,6 +65,7 @@ export function createApp(services: RegistryServices, options: { logger?: boolea
   registerComponentInfo(app, services);
   registerStaticFile(app, services);
   registerPublish(app, services);
+  registerAdmin(app, services);
   registerBatch(app, services);
   registerAction(app, services);
   registerOcClientComponent(app, services);
