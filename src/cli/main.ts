@@ -9,6 +9,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   init: { summary: 'Create a component folder ready to package and publish', load: async () => (await import('./commands/init')).initCommand },
   package: { summary: 'Package a component folder into <dir>/_package', load: async () => (await import('./commands/package')).packageCommand },
   publish: { summary: 'Package a component folder and publish it to a registry', load: async () => (await import('./commands/publish')).publishCommand },
+  tenant: { summary: "Add, list and show a registry's tenants (admin token)", load: async () => (await import('./commands/tenant')).tenantCommand },
+  token: { summary: "Create, list and revoke tenants' publish tokens (admin token)", load: async () => (await import('./commands/token')).tokenCommand },
   dev: { summary: 'Serve component folders on a local registry, rebuilding them as they change', load: async () => (await import('./commands/dev')).devCommand },
 };
 

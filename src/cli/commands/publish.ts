@@ -3,6 +3,7 @@ import { packTarball } from '../../packager/pack-tarball';
 import { packageComponent, writePackage } from '../../packager/package-component';
 import { CliError, type Command } from '../command';
 import { componentFolder } from '../component-folder';
+import { registryUrl } from '../registry-url';
 import { uploadPackage } from '../upload-package';
 
 /** What to do about each refusal the registry may answer. */
@@ -55,17 +56,6 @@ Exits with a non-zero code when the registry refuses the package, printing its a
     else throw new CliError(refusal(id, answer.status, answer.body));
   },
 };
-
-function registryUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value.endsWith('/') ? value : `${value}/`);
-  } catch {
-    throw new CliError(`--registry must be the registry's http:// or https:// address, not "${value}".`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--registry must be an http:// or https:// address, not "${value}".`);
-  return url;
-}
 
 /** A progress line on stderr, rewritten in place on a terminal and written once at the end otherwise. */
 function progressLine(label: string): (sent: number, total: number) => void {
