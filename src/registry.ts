@@ -25,6 +25,7 @@ import { createStorage } from './storage/create-storage';
 import { AuditLog } from './audit/audit-log';
 import { observeTenants } from './tenants/tenant-metrics';
 import { TenantDirectory } from './tenants/tenant-directory';
+import { tenantWeight } from './tenants/tenant-weight';
 import type { StorageAdapter } from './storage/storage-adapter';
 
 /** Past the execution time limit, how long a close waits for the last requests before it cuts connections. */
@@ -34,6 +35,8 @@ export interface Registry {
   app: FastifyInstance;
   catalog: Catalog;
   storage: StorageAdapter;
+  /** Tenants and tokens in storage, as of the last poll. */
+  tenants: TenantDirectory;
   pool: SandboxPool;
   /** This registry's own metrics (served at `/metrics`, summed with its other front threads'). */
   metrics: RegistryMetrics;
@@ -127,7 +130,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     maxConcurrentPerComponent: Math.ceil(config.limits.maxConcurrentPerComponent / fronts),
     hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     bridge: (request) => bridge(request),
-    weightOf: (tenant) => tenants.tenant(tenant)?.weight ?? config.tenants.weights[tenant] ?? 1,
+    weightOf: tenantWeight(tenants, config.tenants.weights),
     tenantOf: (component) => tenantOf(catalog.latest(component), config.tenants.default),
     events: metrics.sandboxEvents,
     // Through the registry's log once it exists; a host can write before that (a failed start).
@@ -195,6 +198,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     app,
     catalog,
     storage,
+    tenants,
     pool,
     metrics,
     readiness,

@@ -1,3 +1,4 @@
+import Ajv from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { assertAdmin } from '../admin-access';
@@ -7,6 +8,9 @@ import { registerAdminAudit } from './admin-audit';
 import { registerAdminTenants } from './admin-tenants';
 import { registerAdminTokens } from './admin-tokens';
 
+/** Query strings arrive as text: numbers are read as numbers; absent ones take their defaults. */
+const validators = new Ajv({ coerceTypes: true, useDefaults: true, removeAdditional: false, allErrors: false });
+
 /**
  * `/~admin/…` (decisions §14): tenants, their tokens and the audit log, for the holder of the admin
  * token only. Every refusal is coded: a bad body is POST_BODY_NOT_VALID, a bad query or path
@@ -14,6 +18,9 @@ import { registerAdminTokens } from './admin-tokens';
  */
 export function registerAdmin(app: FastifyInstance, services: RegistryServices): void {
   app.register(async (scope) => {
+    // An unknown key is refused rather than silently dropped (fastify's own validator drops it):
+    // a mistyped quota must not create a tenant without it.
+    scope.setValidatorCompiler(({ schema }) => validators.compile(schema));
     scope.addHook('onRequest', async (request) => assertAdmin(request, services.config.adminTokenSha256));
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const coded = adminError(error);
