@@ -28,7 +28,7 @@ export const quotaExceeded = (tenant: string, quota: QuotaName, limit: number, u
   new TesseraError('QUOTA_EXCEEDED', `Tenant "${tenant}" ${SENTENCES[quota](limit)}; nothing was stored.`, { details: { quota, limit, used } });
 
 /**
- * Takes one publish's share of each quota the tenant has (and counts its bytes in any case), each in one atomic step of the shared
+ * Takes one publish's share of each quota the tenant has (and counts its publishes and bytes in any case), each in one atomic step of the shared
  * store (see QuotaTickets, QuotaLedger), so replicas publishing at once cannot pass a quota
  * together. The first quota that refuses gives back what was taken before it and throws
  * QUOTA_EXCEEDED naming itself.
@@ -39,13 +39,12 @@ export async function reserveQuotas(storage: StorageAdapter, quotas: TenantQuota
     for (const undo of taken.reverse()) await undo();
   };
   try {
-    if (quotas.publishesPerHour !== undefined) {
-      const tickets = new QuotaTickets(storage, publishTicketsFolder(claim.tenant));
-      const hour = hourOf(now);
-      const ticket = await tickets.take(hour, quotas.publishesPerHour, Buffer.from(JSON.stringify({ component: `${claim.name}@${claim.version}` })));
-      if (ticket === undefined) throw quotaExceeded(claim.tenant, 'publishesPerHour', quotas.publishesPerHour, await tickets.used(hour));
-      taken.push(() => tickets.giveBack(ticket));
-    }
+    // Publishes and bytes are counted with or without a limit: `tenant show` and the metrics tell each stored tenant's use.
+    const tickets = new QuotaTickets(storage, publishTicketsFolder(claim.tenant));
+    const hour = hourOf(now);
+    const ticket = await tickets.take(hour, quotas.publishesPerHour ?? Infinity, Buffer.from(JSON.stringify({ component: `${claim.name}@${claim.version}` })));
+    if (ticket === undefined) throw quotaExceeded(claim.tenant, 'publishesPerHour', quotas.publishesPerHour!, await tickets.used(hour));
+    taken.push(() => tickets.giveBack(ticket));
     if (quotas.versionsPerComponent !== undefined) {
       // Versions stored before the tenant had this quota count from its first publish under it.
       const ledger = new QuotaLedger(storage, versionsLedgerFolder(claim.tenant, claim.name), async () => (await storage.listVersions(claim.name)).length);
@@ -53,7 +52,6 @@ export async function reserveQuotas(storage: StorageAdapter, quotas: TenantQuota
       if ('refused' in added) throw quotaExceeded(claim.tenant, 'versionsPerComponent', quotas.versionsPerComponent, added.total);
       taken.push(() => ledger.add(-1));
     }
-    // Counted with or without a limit: `tenant show` and the metrics tell each stored tenant's use.
     const bytes = new QuotaLedger(storage, bytesLedgerFolder(claim.tenant));
     const added = await bytes.add(claim.bytes, quotas.storageBytes);
     if ('refused' in added) throw quotaExceeded(claim.tenant, 'storageBytes', quotas.storageBytes!, added.total);

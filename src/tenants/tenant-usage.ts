@@ -7,7 +7,7 @@ import { QuotaTickets } from './quota-tickets';
 export interface TenantUsage {
   /** Unpacked bytes its publishes stored since it was created in storage. */
   storageBytes: number;
-  /** Publishes this clock hour, counted since it had a publishes-per-hour quota. */
+  /** Publishes this clock hour. */
   publishesThisHour: number;
 }
 
