@@ -43,8 +43,8 @@ function adminClient(base: URL, token: string): AdminClient {
       try {
         response = await fetch(new URL(path, base), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       } catch (error) {
-        const cause = (error as { cause?: { code?: string } }).cause;
-        throw new CliError(`Cannot reach the registry at ${base.href} (${cause?.code ?? (error as Error).message}): check --registry and that the registry is running.`);
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new CliError(`Cannot reach the registry at ${base.href} (${cause?.code ?? cause?.message ?? (error as Error).message}): check --registry and that the registry is running.`);
       }
       const text = await response.text();
       let answer: { code?: string; error?: string; details?: Record<string, unknown> };
