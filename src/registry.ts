@@ -22,6 +22,10 @@ import { PublishPool } from './publish/publish-pool';
 import { createSocketFolder } from './sandbox/socket-folder';
 import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
+import { AuditLog } from './audit/audit-log';
+import { observeTenants } from './tenants/tenant-metrics';
+import { TenantDirectory } from './tenants/tenant-directory';
+import { tenantWeight } from './tenants/tenant-weight';
 import type { StorageAdapter } from './storage/storage-adapter';
 
 /** Past the execution time limit, how long a close waits for the last requests before it cuts connections. */
@@ -31,6 +35,8 @@ export interface Registry {
   app: FastifyInstance;
   catalog: Catalog;
   storage: StorageAdapter;
+  /** Tenants and tokens in storage, as of the last poll. */
+  tenants: TenantDirectory;
   pool: SandboxPool;
   /** This registry's own metrics (served at `/metrics`, summed with its other front threads'). */
   metrics: RegistryMetrics;
@@ -96,9 +102,13 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     maintainsIndex: !frontThread,
   });
 
+  // Tenants and tokens in storage (decisions §14), read again at each poll with the catalog.
+  const tenants = new TenantDirectory(storage);
+
   // Process-wide figures (memory, CPU) are the main thread's to report, once.
   const metrics = new RegistryMetrics({ processMetrics: !frontThread });
   observeCatalog(metrics.registry, catalog);
+  if (!frontThread) observeTenants(metrics.registry, tenants, storage, catalog, config.tenants.default);
   let logHostOutput = (_pid: number, text: string): void => void process.stderr.write(text);
   const pool = new SandboxPool({
     limits: {
@@ -120,7 +130,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     maxConcurrentPerComponent: Math.ceil(config.limits.maxConcurrentPerComponent / fronts),
     hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     bridge: (request) => bridge(request),
-    weightOf: (tenant) => config.tenants.weights[tenant] ?? 1,
+    weightOf: tenantWeight(tenants, config.tenants.weights),
     tenantOf: (component) => tenantOf(catalog.latest(component), config.tenants.default),
     events: metrics.sandboxEvents,
     // Through the registry's log once it exists; a host can write before that (a failed start).
@@ -141,7 +151,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, body: MessagePort) => publishPool!.run(job, body);
   const publish = async (job: PublishJob, body: MessagePort) => throwUnlessPublished(await runPublish(job, body));
-  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, published, publish }, { logger: options.logger });
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), published, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
     threads = new FrontThreads({ config, catalog, metrics, pool, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
@@ -153,7 +163,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     // The main thread's alone: a thread starting later could remove a publish under way.
     const leftovers = frontThread ? 0 : await storage.removeInterruptedWrites?.();
     if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
-    await catalog.refresh();
+    await Promise.all([catalog.refresh(), tenants.refresh()]);
   } catch (error) {
     // Storage that cannot be read must end the start, not leave the sandbox hosts running.
     await pool.close();
@@ -163,7 +173,9 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     throw error;
   }
   const stopPolling =
-    config.pollIntervalSeconds > 0 ? pollStorage(catalog, config.pollIntervalSeconds * 1000, (error) => app.log.error(error)) : undefined;
+    config.pollIntervalSeconds > 0
+      ? pollStorage({ refresh: async () => void (await Promise.all([catalog.refresh(), tenants.refresh()])) }, config.pollIntervalSeconds * 1000, (error) => app.log.error(error))
+      : undefined;
 
   let closed: Promise<void> | undefined;
   // Once: draining ends by closing, and whoever owns the registry may close it again.
@@ -186,6 +198,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     app,
     catalog,
     storage,
+    tenants,
     pool,
     metrics,
     readiness,

@@ -1,11 +1,11 @@
 import type { Catalog } from './catalog';
 
 /**
- * Refreshes the catalog from storage every `intervalMs`, counted from the end of the previous
+ * Refreshes the catalog (and what else reads storage at each poll, as tenants do) from storage every `intervalMs`, counted from the end of the previous
  * refresh: a slow storage delays the next poll instead of piling polls on top of each other.
  * Answers the function that stops polling.
  */
-export function pollStorage(catalog: Catalog, intervalMs: number, onError: (error: unknown) => void): () => void {
+export function pollStorage(catalog: Pick<Catalog, 'refresh'>, intervalMs: number, onError: (error: unknown) => void): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const schedule = () => {

@@ -11,6 +11,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   publish: { summary: 'Package a component folder and publish it to a registry', load: async () => (await import('./commands/publish')).publishCommand },
   unpublish: { summary: 'Unpublish a version from a registry (its tenant, within the window; or the administrator)', load: async () => (await import('./commands/unpublish')).unpublishCommand },
   deprecate: { summary: 'Deprecate a version on a registry, with a message (or take it back with --undo)', load: async () => (await import('./commands/deprecate')).deprecateCommand },
+  tenant: { summary: "Add, list and show a registry's tenants (admin token)", load: async () => (await import('./commands/tenant')).tenantCommand },
+  token: { summary: "Create, list and revoke tenants' publish tokens (admin token)", load: async () => (await import('./commands/token')).tokenCommand },
   dev: { summary: 'Serve component folders on a local registry, rebuilding them as they change', load: async () => (await import('./commands/dev')).devCommand },
 };
 

@@ -38,7 +38,7 @@ export interface RegistryConfig {
   /** Registry environment data handed to components as `ctx.env` (has at least `name`). */
   env: Record<string, string>;
   plugins: RegistryPlugin[];
-  /** Who may publish what; with none configured, publishing is refused. */
+  /** Who may publish what; with none configured (nor any in storage), publishing is refused. */
   publishTokens: PublishToken[];
   /** Tenants at run time (decisions §13): whose share of the sandbox each execution spends. */
   tenants: {
@@ -51,7 +51,7 @@ export interface RegistryConfig {
   pollIntervalSeconds: number;
   /** Hours after its publish during which the publishing tenant may unpublish a version (the administrator may at any time). */
   unpublishWindowHours: number;
-  /** sha256 (lowercase hex) of the administrator's token (src/config/admin-token.ts); none: no administrator. */
+  /** sha256 (lowercase hex) of the administrator's token (src/config/admin-token.ts): it manages tenants and tokens (`/~admin/`) and may unpublish any version; none: no administrator. */
   adminTokenSha256: string | undefined;
   /** Development mode: error bodies may carry stack traces. */
   development: boolean;

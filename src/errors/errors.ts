@@ -25,6 +25,8 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, message: 'The token may not publish this component.' },
   GONE: { status: 410, message: 'This component version was unpublished.' },
   ALREADY_EXISTS: { status: 409, message: 'This component version is already published; versions are immutable.' },
+  // 429: the tenant is over what it may publish or store; details.quota names which quota refused.
+  QUOTA_EXCEEDED: { status: 429, message: "The publish would pass one of its tenant's quotas." },
   PACKAGE_NOT_VALID: { status: 400, message: 'The component package is not valid.' },
   DEPENDENCY_NOT_ALLOWED: { status: 422, message: "The component's dependencies break the registry's dependency policy." },
   STORAGE_UNAVAILABLE: { status: 503, message: 'The component storage did not answer in time; retry later.' },

@@ -8,6 +8,7 @@ import { answerClientError, frameworkErrorAnswer, requestValidationError } from 
 import type { RegistryServices } from './registry-services';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { registerAction } from './routes/action';
+import { registerAdmin } from './routes/admin';
 import { registerBatch } from './routes/batch';
 import { registerBrowserClient } from './routes/browser-client';
 import { registerComponentInfo } from './routes/component-info';
@@ -72,6 +73,7 @@ export async function createApp(services: RegistryServices, options: { logger?: 
   registerPublish(app, services);
   registerUnpublish(app, services);
   registerDeprecate(app, services);
+  registerAdmin(app, services);
   registerBatch(app, services);
   registerAction(app, services);
   registerOcClientComponent(app, services);

@@ -4,7 +4,9 @@ import type { RegistryConfig } from '../config/config';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
 import type { PublishJob } from '../publish/publish-package';
+import type { AuditLog } from '../audit/audit-log';
 import type { StorageAdapter } from '../storage/storage-adapter';
+import type { TenantDirectory } from '../tenants/tenant-directory';
 import type { PublicBaseUrl } from './public-base-url';
 import type { Readiness } from './readiness';
 
@@ -18,6 +20,9 @@ export interface RegistryServices {
   /** Configured, or the listen address; never taken from a request. */
   publicBaseUrl: PublicBaseUrl;
   readiness: Readiness;
+  /** Tenants and tokens in storage, as of this replica's last poll (decisions §14). */
+  tenants: TenantDirectory;
+  audit: AuditLog;
   /**
    * Publishes the upload that `body` carries (src/publish/package-channel.ts) in one of the
    * registry's publish threads; rejects with the coded refusal. It stores the version; indexing it is the caller's.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TesseraError } from '../errors/errors';
@@ -95,6 +95,24 @@ export class FileSystemStorage implements StorageAdapter {
     } catch (error) {
       await rm(staged, { force: true });
       throw error;
+    }
+  }
+
+  /** Staged, then hard-linked into place: link(2) fails when the target exists, so only one writer creates it. */
+  async createRecord(key: string, content: Buffer): Promise<boolean> {
+    const target = this.#recordPath(key);
+    const staged = path.join(this.#staging, `record-${randomUUID()}`);
+    await mkdir(this.#staging, { recursive: true });
+    try {
+      await writeFile(staged, content);
+      await mkdir(path.dirname(target), { recursive: true });
+      await link(staged, target);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    } finally {
+      await rm(staged, { force: true });
     }
   }
 

@@ -40,16 +40,24 @@ export class VersionCommitter {
   }
 
   async commit(name: string, version: string, markerKey: string, marker: Buffer, uploadId: string): Promise<void> {
+    if (!(await this.createOnce(markerKey, marker, uploadId))) throw alreadyExists(name, version);
+  }
+
+  /**
+   * Writes `key` only when no object is there, deciding racing writers as for a version's marker:
+   * answers true to exactly one of them. `writerId` names this writer's claim (unique per attempt).
+   */
+  async createOnce(key: string, content: Buffer, writerId: string): Promise<boolean> {
     if (await this.#honoursConditionalWrites()) {
       try {
-        await this.#objects.put(markerKey, marker, { ifNoneMatch: true, contentType: 'application/json' });
+        await this.#objects.put(key, content, { ifNoneMatch: true, contentType: 'application/json' });
+        return true;
       } catch (error) {
-        if (isPreconditionFailed(error)) throw alreadyExists(name, version);
+        if (isPreconditionFailed(error)) return false;
         throw error;
       }
-      return;
     }
-    await this.#commitByClaims(name, version, markerKey, marker, uploadId);
+    return this.#createByClaims(key, content, writerId);
   }
 
   /** Which way this store commits: conditional writes or claims (see the class). */
@@ -57,9 +65,9 @@ export class VersionCommitter {
     return this.#honoursConditionalWrites().then((yes) => (yes ? 'conditional-write' : 'claims'));
   }
 
-  async #commitByClaims(name: string, version: string, markerKey: string, marker: Buffer, uploadId: string): Promise<void> {
-    const folder = `${this.#options.prefix}claims/${name}/${version}/`;
-    const claimKey = `${folder}${uploadId}`;
+  async #createByClaims(key: string, content: Buffer, writerId: string): Promise<boolean> {
+    const folder = `${this.#options.prefix}claims/${key.slice(this.#options.prefix.length)}/`;
+    const claimKey = `${folder}${writerId}`;
     const started = performance.now();
     await this.#objects.put(claimKey, Buffer.alloc(0));
     try {
@@ -69,12 +77,13 @@ export class VersionCommitter {
       if (!own) throw new TesseraError('STORAGE_UNAVAILABLE', 'The component storage lost a write of this publish; retry it.');
       const live = claims.filter((claim) => own.lastModified.getTime() - claim.lastModified.getTime() <= this.#options.leaseMs);
       live.sort((a, b) => a.lastModified.getTime() - b.lastModified.getTime() || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      if (live[0]!.key !== claimKey || (await this.#objects.exists(markerKey))) throw alreadyExists(name, version);
+      if (live[0]!.key !== claimKey || (await this.#objects.exists(key))) return false;
       // Past half its lease another publisher could take this one for dead: give up rather than race it.
       if (performance.now() - started > this.#options.leaseMs / 2) {
         throw new TesseraError('STORAGE_UNAVAILABLE', 'The component storage answered too slowly to commit this publish safely; retry it.');
       }
-      await this.#objects.put(markerKey, marker, { contentType: 'application/json' });
+      await this.#objects.put(key, content, { contentType: 'application/json' });
+      return true;
     } finally {
       await this.#objects.deleteQuietly([claimKey]);
     }

@@ -97,6 +97,10 @@ export class S3Storage implements StorageAdapter {
     await this.#objects.put(this.#recordKey(key), content);
   }
 
+  async createRecord(key: string, content: Buffer): Promise<boolean> {
+    return this.#committer.createOnce(this.#recordKey(key), content, randomUUID());
+  }
+
   async readRecord(key: string): Promise<Buffer | undefined> {
     return this.#objects.get(this.#recordKey(key));
   }

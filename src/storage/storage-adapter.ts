@@ -25,6 +25,11 @@ export interface StorageAdapter {
    * whole: a reader sees all of it or none of it.
    */
   putRecord(key: string, content: Buffer): Promise<void>;
+  /**
+   * Writes a record only when none is under `key`, in one atomic step of the store: of writers racing
+   * for one key exactly one is answered true, the others false (quota tickets, tenants, tokens).
+   */
+  createRecord(key: string, content: Buffer): Promise<boolean>;
   /** A record, or undefined when there is none under `key`. */
   readRecord(key: string): Promise<Buffer | undefined>;
   /** Keys of the records in `folder` (`changes/`) that sort after `startAfter` (all when absent), ascending. */

@@ -57,8 +57,11 @@ t.test('a file, then TESSERA_* variables, over the defaults', async (t) => {
       TESSERA_PUBLISH_TOKENS: JSON.stringify([{ tenant: 'search', sha256: SHA, components: ['*'] }]),
       TESSERA_ENV: '{"name":"staging"}',
       TESSERA_DEPENDENCY_POLICY: '{"allow":["ws"]}',
+      TESSERA_ADMIN_TOKEN_SHA256: SHA,
     },
   });
+  t.equal(fromEnv.adminTokenSha256, SHA, 'the admin token is configured by its sha256');
+  t.same(problemsOf(() => loadConfig({ env: { TESSERA_ADMIN_TOKEN_SHA256: 'secret' } })), ['TESSERA_ADMIN_TOKEN_SHA256: adminTokenSha256 must be the sha256 of the token: 64 lowercase hex characters']);
   t.same(fromEnv.dependencyPolicy, { deny: defaultConfig().dependencyPolicy.deny, allow: ['ws'] }, 'the default deny-list stays');
   t.equal(fromEnv.storagePath, path.resolve('elsewhere'), 'relative to the working folder');
   t.same(fromEnv.publishTokens, [{ tenant: 'search', sha256: SHA, components: ['*'] }]);

@@ -1,8 +1,7 @@
 import t from 'tap';
-import { AuditLog } from '../../src/audit/audit-log';
 import { GREETERS_TOKEN, GREETING, packed, put, SHOP_TOKEN, startPublishRegistry } from '../publish/publish-helpers';
 import { request } from '../helpers/start-registry';
-import { ADMIN_TOKEN, deprecate, lifecycleRecords, lifecycleTokens, undeprecate } from './lifecycle-helpers';
+import { ADMIN_TOKEN, deprecate, lifecycleRecords, lifecycleTokens, undeprecate, lifecycleAudit } from './lifecycle-helpers';
 
 t.test('a deprecated version shows its message in ~info and the web UI, and its renders carry Deprecation and Link headers', async (t) => {
   const started = await startPublishRegistry(t, lifecycleTokens);
@@ -67,7 +66,7 @@ t.test('a deprecated version shows its message in ~info and the web UI, and its 
   t.equal((await request(`${url}publish-greeting/1.0.0/~info`)).body.deprecation, undefined);
   t.equal((await request(`${url}publish-greeting/1.0.0?name=Ada`)).headers.get('deprecation'), null);
 
-  const audit = await new AuditLog(storage).read({ limit: 10 });
+  const audit = await lifecycleAudit(storage);
   t.same(
     audit.entries.map(({ action, tenant, tokenId, component, details }) => ({ action, tenant, tokenId, component, details })),
     [

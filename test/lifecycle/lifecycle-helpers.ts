@@ -1,3 +1,4 @@
+import { AuditLog, type AuditEntry } from '../../src/audit/audit-log';
 import type { RegistryConfig } from '../../src/config/config';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import type { StorageAdapter } from '../../src/storage/storage-adapter';
@@ -29,7 +30,7 @@ export async function lifecycleRecords(storage: StorageAdapter): Promise<{ unpub
   return {
     unpublished: await storage.listRecords('unpublished/'),
     deprecations: await storage.listRecords('deprecations/'),
-    audit: (await storage.listRecords('audit/')).length,
+    audit: (await lifecycleAudit(storage)).entries.length,
     lifecycleEntries: (await storage.listRecords('changes/')).filter((key) => key.endsWith('~lifecycle')),
   };
 }
@@ -41,4 +42,10 @@ export async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_0
     if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The audit log's entries of lifecycle changes (publishes, audited too, left out), in order. */
+export async function lifecycleAudit(storage: StorageAdapter): Promise<{ entries: AuditEntry[] }> {
+  const { entries } = await new AuditLog(storage).read({ limit: 1000 });
+  return { entries: entries.filter((entry) => entry.action !== 'publish') };
 }

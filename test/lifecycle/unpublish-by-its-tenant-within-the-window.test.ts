@@ -1,10 +1,9 @@
 import t from 'tap';
-import { AuditLog } from '../../src/audit/audit-log';
 import { defaultConfig } from '../../src/config/config';
 import { createRegistry } from '../../src/registry';
 import { GREETERS_TOKEN, GREETING, packed, put, startPublishRegistry } from '../publish/publish-helpers';
 import { request } from '../helpers/start-registry';
-import { lifecycleTokens, unpublish } from './lifecycle-helpers';
+import { lifecycleTokens, unpublish, lifecycleAudit } from './lifecycle-helpers';
 
 t.test('the publishing tenant unpublishes a version: 410 GONE for it, expressions resolve to the others, its number stays taken', async (t) => {
   const started = await startPublishRegistry(t, lifecycleTokens);
@@ -52,7 +51,7 @@ t.test('the publishing tenant unpublishes a version: 410 GONE for it, expression
   t.equal(twice.status, 410);
   t.same(twice.body, gone);
 
-  const audit = await new AuditLog(started.registry.storage).read({ limit: 10 });
+  const audit = await lifecycleAudit(started.registry.storage);
   t.same(
     audit.entries.map(({ action, tenant, tokenId, component, client }) => ({ action, tenant, tokenId, component, client })),
     [{ action: 'unpublish', tenant: 'greeters', tokenId: 'config:greeters', component: 'publish-greeting@1.1.0', client: '127.0.0.1' }],

@@ -1,8 +1,7 @@
 import t from 'tap';
-import { AuditLog } from '../../src/audit/audit-log';
 import { GREETERS_TOKEN, GREETING, packed, packagedFiles, put, SHOP_TOKEN, startPublishRegistry } from '../publish/publish-helpers';
 import { request } from '../helpers/start-registry';
-import { ADMIN_TOKEN, lifecycleRecords, lifecycleTokens, unpublish } from './lifecycle-helpers';
+import { ADMIN_TOKEN, lifecycleRecords, lifecycleTokens, unpublish, lifecycleAudit } from './lifecycle-helpers';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -67,7 +66,7 @@ t.test('refused unpublishes answer coded errors and write nothing; the administr
     requestVersion: '',
   }, 'no version left: the component is unknown');
 
-  const audit = await new AuditLog(storage).read({ limit: 10 });
+  const audit = await lifecycleAudit(storage);
   t.same(
     audit.entries.map(({ action, tenant, tokenId, component }) => ({ action, tenant, tokenId, component })),
     [

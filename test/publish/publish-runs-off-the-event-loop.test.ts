@@ -53,7 +53,7 @@ t.test("a large package is unpacked, checked and stored by a publish thread, nev
   // The watch sees this thread's calls: the same publish, run here (dry), goes through both functions.
   await publishPackage(
     registry.storage,
-    { name: 'publish-greeting-large', version: '2.0.1', tenant: 'greeters', dryRun: true },
+    { name: 'publish-greeting-large', version: '2.0.1', tenant: 'greeters', tokenId: 'config:greeters', storedToken: false, dryRun: true },
     Readable.from([another]),
     { maxBytes: 20 * 1024 * 1024, dependencyPolicy: { deny: [], allow: [] } },
   );

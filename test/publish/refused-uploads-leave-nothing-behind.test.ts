@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
 import { filesUnder } from '../helpers/files-under';
@@ -22,9 +24,15 @@ async function nothingLeftBehind(t: Test, url: string, storagePath: string): Pro
   // Besides the catalog's index, the journal names that version only: a refused one leaves no entry.
   const others = stored.filter(
     (file) =>
-      !file.startsWith('components/publish-greeting/1.0.0/') && !file.startsWith('catalog/index/') && !/^catalog\/changes\/\d+-[0-9a-f]+-publish-greeting@1\.0\.0$/.test(file),
+      !file.startsWith('components/publish-greeting/1.0.0/') &&
+      !file.startsWith('catalog/index/') &&
+      !file.startsWith('catalog/audit/') &&
+      !/^catalog\/changes\/\d+-[0-9a-f]+-publish-greeting@1\.0\.0$/.test(file),
   );
   t.same(others, [], 'nothing else was stored');
+  // The audit log has that publish only: a refused one is no publish.
+  const audited = await Promise.all(stored.filter((file) => file.startsWith('catalog/audit/')).map(async (file) => JSON.parse(await readFile(path.join(storagePath, file), 'utf8')).component));
+  t.same(audited, ['publish-greeting@1.0.0'], 'the audit log names the stored publish only');
 }
 
 const large = async (version: string): Promise<Map<string, Buffer>> =>

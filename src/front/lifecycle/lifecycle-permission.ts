@@ -5,7 +5,7 @@ import { isAdminToken } from '../../config/admin-token';
 import type { RegistryConfig } from '../../config/config';
 import { matchesNamePattern } from '../../config/name-pattern';
 import { TesseraError } from '../../errors/errors';
-import { tokenOf } from '../../publish/tenant-tokens';
+import { publisherOf } from '../../publish/tenant-tokens';
 import type { RegistryServices } from '../registry-services';
 
 /** Who changes a version's lifecycle, as the audit log names them. */
@@ -15,12 +15,18 @@ export interface LifecycleActor {
   tokenId: string;
 }
 
-/** What a presented token is: the administrator's, or a tenant's publish token. 401 for anything else. */
-export function authenticate(authorization: string | undefined, config: RegistryConfig): { admin: true } | { admin: false; tenant: string; components: string[] } {
-  if (isAdminToken(authorization, config.adminTokenSha256)) return { admin: true };
-  const token = tokenOf(authorization, config.publishTokens);
+/**
+ * What a presented token is: the administrator's, or a tenant's publish token (configured, or in
+ * storage and not revoked as of this replica's last poll). 401 for anything else.
+ */
+export function authenticate(
+  authorization: string | undefined,
+  services: Pick<RegistryServices, 'config' | 'tenants'>,
+): { admin: true } | { admin: false; tenant: string; components: string[]; tokenId: string } {
+  if (isAdminToken(authorization, services.config.adminTokenSha256)) return { admin: true };
+  const token = publisherOf(authorization, services.config.publishTokens, services.tenants);
   if (!token) throw new TesseraError('UNAUTHORIZED', 'A valid token is required: send "Authorization: Bearer <token>" with a publish token of the tenant that published the version, or the administrator\'s.');
-  return { admin: false, tenant: token.tenant, components: token.components };
+  return { admin: false, tenant: token.tenant, components: token.components, tokenId: token.tokenId };
 }
 
 /**
@@ -67,5 +73,5 @@ export function authorize(
       );
     }
   }
-  return { tenant: who.tenant, tokenId: `config:${who.tenant}` };
+  return { tenant: who.tenant, tokenId: who.tokenId };
 }

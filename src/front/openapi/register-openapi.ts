@@ -11,6 +11,8 @@ const TAGS = [
   { name: 'Publishing', description: "Publish a packed component with a tenant's token." },
   { name: 'Browser client', description: 'The script that renders `<oc-component>` elements in pages, its runtimes, and the registry\'s own `oc-client` component.' },
   { name: 'Operations', description: 'Health, metrics and this document.' },
+  { name: 'Lifecycle', description: 'Unpublish and deprecate a version.' },
+  { name: 'Administration', description: 'Tenants, their tokens and the audit log, with the admin token.' },
 ];
 
 /** An operation whose schema carries this key accepts a request without a body (@fastify/swagger marks every body required). */
@@ -39,7 +41,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: TAGS,
       components: {
         schemas: { ErrorBody: ERROR_BODY_SCHEMA },
-        securitySchemes: { publishToken: { type: 'http', scheme: 'bearer', description: "A tenant's publish token." } },
+        securitySchemes: {
+          publishToken: { type: 'http', scheme: 'bearer', description: "A tenant's publish token (or the administrator's, to unpublish and deprecate)." },
+          adminToken: { type: 'http', scheme: 'bearer', description: "The administrator's token, whose sha256 the configuration holds (`adminTokenSha256`)." },
+        },
       },
     },
     transformObject: (document) => withOptionalBodies('openapiObject' in document ? document.openapiObject : document.swaggerObject),

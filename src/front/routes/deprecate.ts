@@ -21,7 +21,7 @@ export function registerDeprecate(app: FastifyInstance, services: RegistryServic
     const { name, version } = request.params;
     const undo = request.method === 'DELETE';
     try {
-      const who = authenticate(request.headers.authorization, services.config);
+      const who = authenticate(request.headers.authorization, services);
       const message = undo ? undefined : messageOf(request.body);
       const component = await exactVersion(services, name, version);
       const actor = authorize(who, component, 'deprecate', services.config, Date.now());

@@ -6,7 +6,7 @@ import { TesseraError } from '../../errors/errors';
 import { assertNotPublished } from '../../publish/already-published';
 import { sendPackage } from '../../publish/package-channel';
 import type { PublishJob } from '../../publish/publish-package';
-import { mayPublish, tokenOf } from '../../publish/tenant-tokens';
+import { mayPublish, publisherOf, type Publisher } from '../../publish/tenant-tokens';
 import { malformedUploadError, noPackageError, packageTooLarge, uploadStopped } from '../../publish/upload-errors';
 import { errorReply, unexpectedError } from '../error-body';
 import type { RegistryServices } from '../registry-services';
@@ -25,7 +25,7 @@ const TARBALL_TYPES = ['application/gzip', 'application/x-gzip', 'application/oc
  */
 export function registerPublish(app: FastifyInstance, services: RegistryServices): void {
   const limit = services.config.limits.publishBytes;
-  const tenants = new WeakMap<FastifyRequest, string>();
+  const publishers = new WeakMap<FastifyRequest, Publisher>();
 
   app.register(async (scope) => {
     // Not parsed here: the stream itself is the body, read by `sendPackage`.
@@ -46,13 +46,14 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
       bodyLimit: limit,
       async onRequest(request: PutRequest) {
         const { name, version } = request.params;
-        const token = tokenOf(request.headers.authorization, services.config.publishTokens);
+        // Configured tokens, and those in storage as of this replica's last poll (a revoked one is refused).
+        const token = publisherOf(request.headers.authorization, services.config.publishTokens, services.tenants);
         if (!token) throw new TesseraError('UNAUTHORIZED', 'A valid publish token is required: send "Authorization: Bearer <token>".');
         if (!mayPublish(token, name)) {
           throw new TesseraError('FORBIDDEN', `Tenant "${token.tenant}" may not publish "${name}"; its token covers: ${token.components.join(', ')}.`);
         }
         await assertNotPublished(services, name, version);
-        tenants.set(request, token.tenant);
+        publishers.set(request, token);
       },
       handler: async (request: PutRequest, reply) => {
         const { name, version } = request.params;
@@ -63,7 +64,8 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         if (!(body instanceof Readable)) throw noPackageError();
         // A multipart body is more than its file: the file itself is held to the limit as it arrives.
         if (!isMultipart && Number(request.headers['content-length']) > limit) throw packageTooLarge(limit);
-        await publishUpload(services, { name, version, tenant: tenants.get(request)!, dryRun }, body, limit);
+        const { tenant, tokenId, stored, quotas } = publishers.get(request)!;
+        await publishUpload(services, { name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, body, limit);
         if (dryRun) return reply.code(200).send({ ok: true, name, version, dryRun: true });
         await services.catalog.add(name, version);
         await services.published(name, version);

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
 import { authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
 import { recordChange } from '../lifecycle/record-change';
+import { tenantOf } from '../../catalog/tenant-of';
+import { releaseVersionQuota } from '../../tenants/release-version-quota';
 import { UNPUBLISH_DOC } from '../openapi/lifecycle-route-docs';
 import type { RegistryServices } from '../registry-services';
 
@@ -17,11 +19,12 @@ export function registerUnpublish(app: FastifyInstance, services: RegistryServic
   app.delete('/:name/:version', { schema: UNPUBLISH_DOC }, async (request: UnpublishRequest, reply: FastifyReply) => {
     const { name, version } = request.params;
     try {
-      const who = authenticate(request.headers.authorization, services.config);
+      const who = authenticate(request.headers.authorization, services);
       const component = await exactVersion(services, name, version);
       const now = Date.now();
       const actor = authorize(who, component, 'unpublish', services.config, now);
       await services.catalog.unpublish(name, version, { date: new Date(now).toISOString(), tenant: actor.tenant });
+      await releaseVersionQuota(services.storage, services.tenants, tenantOf(component, services.config.tenants.default), name);
       await recordChange(services, request, { action: 'unpublish', name, version, actor });
       return reply.code(200).send({ ok: true, name, version, state: 'unpublished' });
     } catch (error) {
