@@ -56,7 +56,8 @@ export function startCli(t: Teardown, args: string[], options: { cwd?: string; e
   child.stderr!.on('data', (chunk: Buffer) => ((output += chunk.toString()), changed()));
   const closed = new Promise<void>((resolve) => child.on('close', () => ((exited = true), changed(), resolve())));
   t.teardown(async () => {
-    if (!exited && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+    // child.kill, unlike process.kill, does not throw for a process that has exited but not yet closed its output.
+    if (!exited) child.kill('SIGTERM');
     await closed;
   });
   return {

@@ -75,4 +75,11 @@ t.test('a deprecated version shows its message in ~info and the web UI, and its 
     ],
     'both changes, in order',
   );
+
+  // The latest version deprecated: the list shows it so, for browsers and as metadata.
+  t.equal((await deprecate(url, 'publish-greeting/2.0.0', ADMIN_TOKEN, 'Moving to publish-greeting-next.')).status, 200);
+  const list = await request(url, { headers: { accept: 'text/html' } });
+  t.match(list.text, /<span class="version">2\.0\.0<\/span><span class="badge deprecated">deprecated<\/span>/, 'the web UI list shows it');
+  const meta = await request(`${url}?meta=true`);
+  t.equal(meta.body.components.find((entry: { name: string }) => entry.name === 'publish-greeting').state, 'deprecated', 'and so does ?meta=true');
 });

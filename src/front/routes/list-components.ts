@@ -76,12 +76,13 @@ export function registerListComponents(app: FastifyInstance, services: RegistryS
     if (wantsHtml(request)) {
       const latest = names.map((name) => services.catalog.latest(name)!.descriptor);
       const { q = '', page = 1, per = PAGE_SIZE } = request.query;
-      return reply.type('text/html; charset=utf-8').send(componentListPage(baseUrl, searchComponents(latest, { query: q, page, per })));
+      return reply.type('text/html; charset=utf-8').send(componentListPage(baseUrl, searchComponents(latest, { query: q, page, per }), (name, version) => services.catalog.deprecationOf(name, version) !== undefined));
     }
     if (request.query.meta === 'true') {
       const components = names.map((name) => {
         const { descriptor } = services.catalog.latest(name)!;
-        return { name, version: descriptor.version, description: descriptor.description ?? '', state: descriptor.oc.state ?? '', publishDate: new Date(descriptor.oc.publisher?.date ?? descriptor.oc.date).toISOString() };
+        const state = services.catalog.deprecationOf(name, descriptor.version) ? 'deprecated' : (descriptor.oc.state ?? '');
+        return { name, version: descriptor.version, description: descriptor.description ?? '', state, publishDate: new Date(descriptor.oc.publisher?.date ?? descriptor.oc.date).toISOString() };
       });
       return { href: baseUrl, type: 'oc-registry', components };
     }

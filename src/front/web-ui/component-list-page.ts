@@ -9,8 +9,8 @@ import { dateTime, layoutPage, stateBadge } from './page-layout';
  * small however many are published. It works without scripts; the inline script searches as one
  * types by asking the server for the first page of the new query.
  */
-export function componentListPage(baseUrl: string, list: ListPage): string {
-  const items = list.items.map((descriptor) => listItem(baseUrl, descriptor)).join('');
+export function componentListPage(baseUrl: string, list: ListPage, isDeprecated: (name: string, version: string) => boolean): string {
+  const items = list.items.map((descriptor) => listItem(baseUrl, descriptor, isDeprecated(descriptor.name, descriptor.version))).join('');
   const per = list.per === PAGE_SIZE ? '' : `<input type="hidden" name="per" value="${list.per}">`;
   const main =
     `<h1>Components</h1>` +
@@ -22,10 +22,11 @@ export function componentListPage(baseUrl: string, list: ListPage): string {
   return layoutPage({ title: 'Tessera: components', baseUrl, main, script: SEARCH_SCRIPT });
 }
 
-function listItem(baseUrl: string, descriptor: DescriptorSummary): string {
+/** A component's latest version; a deprecation of it (decisions §14) shows as its state. */
+function listItem(baseUrl: string, descriptor: DescriptorSummary, deprecated: boolean): string {
   return (
     `<li><h2><a href="${escapeHtml(`${baseUrl}${descriptor.name}/~info`)}">${escapeHtml(descriptor.name)}</a></h2>` +
-    `<span class="version">${escapeHtml(descriptor.version)}</span>${stateBadge(descriptor.oc.state)}` +
+    `<span class="version">${escapeHtml(descriptor.version)}</span>${stateBadge(deprecated ? 'deprecated' : descriptor.oc.state)}` +
     `<p>${escapeHtml(descriptor.description ?? '')}</p>` +
     `<p class="meta">Tenant <span class="tenant">${escapeHtml(tenantOf(descriptor) ?? '—')}</span> · Published ${dateTime(descriptor.oc.publisher?.date ?? descriptor.oc.date)}</p></li>`
   );
