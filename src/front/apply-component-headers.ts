@@ -31,7 +31,9 @@ function serializeCookie({ name, value, options }: Cookie): string {
     const expires = new Date(options['expires']);
     if (!Number.isNaN(expires.getTime())) cookie += `; Expires=${new Date(Math.min(expires.getTime(), now + MAX_COOKIE_AGE_MS)).toUTCString()}`;
   }
-  if (typeof options['domain'] === 'string' && /^[A-Za-z0-9.-]+$/.test(options['domain'])) cookie += `; Domain=${options['domain']}`;
+  // `domain` is accepted and not applied (stricter than OC): a component's cookies are host-only, so
+  // one name is one cookie in the visitor's jar (Domain copies of it would pass the jar's bounds),
+  // and none reaches the site's other hosts.
   cookie += `; Path=${typeof options['path'] === 'string' && /^[\x21-\x3a\x3c-\x7e]*$/.test(options['path']) ? options['path'] : '/'}`;
   if (options['httpOnly'] === true) cookie += '; HttpOnly';
   if (options['secure'] === true) cookie += '; Secure';

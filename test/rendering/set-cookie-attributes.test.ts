@@ -14,7 +14,8 @@ t.test('ctx.setCookie options become Set-Cookie attributes (maxAge in ms, Max-Ag
   const expires = expiresOf(session);
   const setAt = Date.parse(expires) - 3_600_000;
   t.ok(setAt > before - 1000 && setAt <= after, `Expires is one hour after the request (${expires})`);
-  t.equal(session, `oc.rendering-headers.session=abc%201; Max-Age=3600; Expires=${expires}; Domain=example.com; Path=/; HttpOnly; Secure; SameSite=Lax`);
+  // Its `domain: 'example.com'` is not applied: a component's cookies are host-only.
+  t.equal(session, `oc.rendering-headers.session=abc%201; Max-Age=3600; Expires=${expires}; Path=/; HttpOnly; Secure; SameSite=Lax`);
   t.equal(theme, 'oc.rendering-headers.theme=dark; Path=/');
   // Asked to last until 2030, it lasts a week from the request.
   const capped = expiresOf(until);
