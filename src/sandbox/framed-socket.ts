@@ -8,6 +8,12 @@ const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 const HEAD_BYTES = 5;
 const AS_JSON = 0;
 const AS_V8 = 1;
+/**
+ * Bytes written and not yet taken by the peer past which a side that stops reading while behind
+ * does: well above a busy moment's answers (a few hundred KB between two reads of a loaded front),
+ * so that only a front that stopped reading is met with it.
+ */
+const BEHIND_BYTES = 1024 * 1024;
 /** Characters of strings in a batch past which it goes as V8's serialization. */
 const LARGE_BATCH_CHARS = 64 * 1024;
 
@@ -108,7 +114,7 @@ export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => 
     socket.write(head);
     socket.write(body);
     socket.uncork();
-    if (options.stopReadingWhileBehind && socket.writableNeedDrain && !socket.isPaused()) {
+    if (options.stopReadingWhileBehind && socket.writableLength > BEHIND_BYTES && !socket.isPaused()) {
       socket.pause();
       socket.once('drain', () => socket.resume());
     }
