@@ -104,6 +104,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const MAX_COOKIES = 8;
   const MAX_COOKIE_BYTES = 4096;
   const MAX_COOKIES_BYTES = 4096;
+  // A tenant may publish many components: together its components' cookies in the visitor's jar
+  // hold at most this, whatever the number of components (the request says what its others hold).
+  const MAX_TENANT_COOKIES_BYTES = 8192;
   const SCOPE_CHARS = `oc.${version.name}.`.length;
   const encodeCookieValue = encodeURIComponent;
   const MAX_NAME_CHARS = 256;
@@ -315,7 +318,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
    * (`held`: `[name, bytes]` from the request's Cookie header). Setting a name again in one answer
    * replaces it. Overwriting or deleting a held cookie is always allowed when it does not grow the jar.
    */
-  const cookieJar = (held: Array<[string, number]> | undefined) => {
+  const cookieJar = (held: Array<[string, number]> | undefined, tenantOthers: number) => {
     const kept = new Map<string, number>(held);
     let keptBytes = 0;
     for (const size of kept.values()) keptBytes += size;
@@ -334,6 +337,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       if (after > MAX_COOKIES_BYTES && after > keptBytes) {
         throw new RangeErrorCtor(`setCookie: a visitor keeps at most ${MAX_COOKIES_BYTES} bytes of one component's cookies.`);
       }
+      if (tenantOthers + after > MAX_TENANT_COOKIES_BYTES && after > keptBytes) {
+        throw new RangeErrorCtor(`setCookie: a visitor keeps at most ${MAX_TENANT_COOKIES_BYTES} bytes of the cookies of one tenant's components.`);
+      }
       kept.set(name, bytes);
       keptBytes = after;
       answerBytes += bytes - earlierBytes;
@@ -349,7 +355,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     const relayConsole = version.relayConsole && definitionOf(exportsOfServer)?.modern?.options?.development?.console === true;
     if (relayConsole) consoleLines ??= [];
     const headers: Record<string, string> = {};
-    const jar = cookieJar(input.heldCookies);
+    const jar = cookieJar(input.heldCookies, typeof input.tenantCookieBytes === 'number' ? input.tenantCookieBytes : 0);
     // The path every route of the registry is under (`/`, or the path of its public base URL).
     const basePath = String(input.baseUrl).replace(/^[^:/]+:\/\/[^/]*/, '');
     const isRoutePath = (path: unknown) =>

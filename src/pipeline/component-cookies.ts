@@ -45,6 +45,30 @@ export function cookiesHeldBy(component: string, headers: RequestHeaders): Array
   return [...held];
 }
 
+/**
+ * The bytes the visitor's cookies of other components than `component` hold, of those `counted`
+ * accepts (its tenant's): one tenant's components together are bounded in the jar too.
+ */
+export function cookieBytesOfOthers(component: string, headers: RequestHeaders, counted: (other: string) => boolean): number {
+  const cookie = headers['cookie'];
+  if (cookie === undefined) return 0;
+  const sent = Array.isArray(cookie) ? cookie.join('; ') : cookie;
+  if (!sent.includes(PREFIX)) return 0;
+  const own = scopedCookieName(component, '');
+  const owners = new Map<string, boolean>();
+  let bytes = 0;
+  for (const pair of sent.split(';')) {
+    const trimmed = pair.trim();
+    const ownerEnd = trimmed.indexOf('.', PREFIX.length);
+    if (!trimmed.startsWith(PREFIX) || ownerEnd === -1 || trimmed.startsWith(own)) continue;
+    const owner = trimmed.slice(PREFIX.length, ownerEnd);
+    let ours = owners.get(owner);
+    if (ours === undefined) owners.set(owner, (ours = counted(owner)));
+    if (ours) bytes += trimmed.length;
+  }
+  return bytes;
+}
+
 /** Drops the component cookies of `Cookie` but those of `owner`, which get their plain names back. */
 function filterCookies(headers: RequestHeaders, owner: string | undefined): RequestHeaders {
   const cookie = headers['cookie'];

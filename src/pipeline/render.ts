@@ -10,7 +10,7 @@ import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
-import { cookiesHeldBy, headersForComponent, scopedCookieName } from './component-cookies';
+import { cookieBytesOfOthers, cookiesHeldBy, headersForComponent, scopedCookieName } from './component-cookies';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { checkedFailure, type SandboxFailure } from './sandbox-failure';
 import { wrapHtml } from './wrap-html';
@@ -190,8 +190,13 @@ export class RenderPipeline {
       baseUrl: request.baseUrl,
       requestHeaders: headersForComponent(component.name, headers),
       staticPath,
-      // The component's cookies the visitor holds, `[name, bytes]`: setCookie bounds the jar by them.
+      // The component's cookies the visitor holds, `[name, bytes]`, and the bytes its tenant's other
+      // components' cookies hold: setCookie bounds the jar by them.
       heldCookies: cookiesHeldBy(component.name, headers),
+      tenantCookieBytes: cookieBytesOfOthers(component.name, headers, (other) => {
+        const published = this.#catalog.latest(other);
+        return published !== undefined && tenantOf(published, this.#config.tenants.default) === tenant;
+      }),
     });
     const job = {
       key: component.sandboxKey,

@@ -41,6 +41,8 @@ export interface TenantComponent {
   tenant: string;
   /** Published under this version instead of its own (the same code as several versions). */
   version?: string;
+  /** Published under this name instead of its own (the same code as several components). */
+  name?: string;
 }
 
 /** `dir` published by `tenant`, under `version` when given. */
@@ -61,13 +63,14 @@ export async function startRegistry(
   for (const component of components) {
     const packaged = await packagedFixture(typeof component === 'string' ? component : component.dir);
     const files = new Map(packaged.files);
-    let version = packaged.descriptor.version;
+    let { name, version } = packaged.descriptor;
     if (typeof component !== 'string') {
+      name = component.name ?? name;
       version = component.version ?? version;
-      const descriptor = { ...packaged.descriptor, version, oc: { ...packaged.descriptor.oc, publisher: { tenant: component.tenant, date: Date.now() } } };
+      const descriptor = { ...packaged.descriptor, name, version, oc: { ...packaged.descriptor.oc, publisher: { tenant: component.tenant, date: Date.now() } } };
       files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
     }
-    await storage.writeVersion(packaged.descriptor.name, version, files);
+    await storage.writeVersion(name, version, files);
   }
   const config = defaultConfig();
   config.port = 0;

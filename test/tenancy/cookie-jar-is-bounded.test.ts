@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MAX_COOKIE_AGE_MS } from '../../src/front/apply-component-headers';
-import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { fixture, ofTenant, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders, hostileBesideBystander } from '../sandbox/bystander';
 
 const NAME = 'hostile-cookie-jar';
@@ -125,4 +125,29 @@ t.test('setHeader refuses every header that makes a browser fetch or navigate', 
     t.equal(headers.get(name), null, `${name}: not in the response`);
   }
   await bystanderRenders(t, started, 'After', 'another tenant after the refused headers');
+});
+
+// One tenant may publish many components: each within its own bounds, three of them together
+// filled the jar past what a visitor's requests may carry. Together they hold at most 8 KB.
+t.test("a tenant's components together keep at most 8192 bytes in the visitor's jar", async (t) => {
+  const copies = ['jar-one', 'jar-two', 'jar-three'].map((name) => ({ dir: fixture(NAME), tenant: 'mallory', name }));
+  const started = await startRegistry(t, [...copies, ofTenant('ada', BYSTANDER)]);
+  const { url } = started;
+  let jar = '';
+  const visit = async (name: string, round: string) => {
+    const answer = await request(`${url}${name}?attack=flood-caught&round=${round}`, jar === '' ? {} : { headers: { cookie: jar } });
+    const added = jarOf(answer.headers.getSetCookie());
+    jar = [jar, added].filter((part) => part !== '').join('; ');
+    return answer;
+  };
+  const refresh = 'Header "Refresh" cannot be set by a component.';
+  t.equal((await visit('jar-one', 'a')).body.html, `<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | ${refresh}</p>`);
+  t.equal((await visit('jar-two', 'b')).body.html, `<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | ${refresh}</p>`, 'a second component of the tenant keeps its own eight');
+  t.equal(
+    (await visit('jar-three', 'c')).body.html,
+    `<p>kept 4 of 20 cookies; setCookie: a visitor keeps at most 8192 bytes of the cookies of one tenant's components. | ${refresh}</p>`,
+    'the third fills what is left of the tenant\'s 8 KB',
+  );
+  t.ok(jar.length <= 8192 + 19 * '; '.length, `the visitor's jar holds ${jar.length} bytes of the tenant's cookies`);
+  await bystanderRenders(t, started, 'Visitor', 'another tenant, for the visitor holding the jar', { headers: { cookie: jar } });
 });
