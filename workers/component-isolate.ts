@@ -84,8 +84,8 @@ interface Execution {
   readonly version: VersionContext;
   /** Resolvers of its bridge calls still waiting on the front; answered ENDED when it ends. */
   readonly calls: Set<(answer: string) => void>;
-  /** Flags its synchronous calls (plugins) sleep on: raised when it ends, so its thread never sleeps on. */
-  readonly sleeping: Set<SharedArrayBuffer>;
+  /** Flags its synchronous calls (plugins) sleep on, from its first such call: raised when it ends, so its thread never sleeps on. */
+  sleeping: Set<SharedArrayBuffer> | undefined;
   /** Its time limit: its own full limit (it then discards the isolate) or its caller's shorter budget. */
   timer: NodeJS.Timeout;
   readonly finish: (answer: string) => void;
@@ -289,7 +289,7 @@ export class ComponentIsolate implements WatchedIsolate {
     this.#executions.set(id, {
       version,
       calls: new Set(),
-      sleeping: new Set(),
+      sleeping: undefined,
       timer: setTimeout(() => (ownLimit ? this.dispose('timeout') : this.#expire(id)), bounded(timeoutMs)),
       finish,
       cancelled: false,
@@ -349,13 +349,14 @@ export class ComponentIsolate implements WatchedIsolate {
     this.#calls++;
     this.#workStarted();
     const running: Execution[] = [];
-    for (const id of batch.length === 0 ? resuming : [...batch.map(([id]) => id), ...resuming]) {
+    const started = (id: number) => {
       const execution = this.#executions.get(id);
-      if (execution) {
-        execution.tasks++;
-        running.push(execution);
-      }
-    }
+      if (execution === undefined) return;
+      execution.tasks++;
+      running.push(execution);
+    };
+    for (const entry of batch) started(entry[0]);
+    for (const id of resuming) started(id);
     version.runMany.apply(undefined, [batch, callAnswers], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
       () => this.#taskEnded(batch, running, undefined),
       (error: unknown) => this.#taskEnded(batch, running, classify(error, this.#disposeReason ?? (this.#lost ? 'memory' : undefined))),
@@ -535,6 +536,7 @@ export class ComponentIsolate implements WatchedIsolate {
 
   /** Wakes the plugin calls the execution sleeps on: each finds its answer gone and gets ENDED. */
   #wake(execution: Execution): void {
+    if (execution.sleeping === undefined) return;
     for (const signal of execution.sleeping) raiseFlag(signal);
     execution.sleeping.clear();
   }
@@ -564,9 +566,9 @@ export class ComponentIsolate implements WatchedIsolate {
       raise();
     } else {
       // Woken by the answer, or at once when the execution ends or is cancelled first (#wake).
-      own!.sleeping.add(signal);
+      (own!.sleeping ??= new Set()).add(signal);
       void this.#call(id, own!, op as BridgeOp, payload).then((answer) => {
-        if (!own!.sleeping.delete(signal)) return; // woken already: it ended or was cancelled while the front worked
+        if (!own!.sleeping!.delete(signal)) return; // woken already: it ended or was cancelled while the front worked
         this.#syncAnswers.set(id, answer);
         raise();
       });

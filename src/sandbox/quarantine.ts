@@ -11,6 +11,48 @@ export interface QuarantineRule {
 /** What a quarantine refuses: one component, or every component of one tenant. */
 export type QuarantineScope = 'component' | 'tenant';
 
+/** Recent losses and quarantines of one scope, by name (only names that lost something are kept). */
+class LossCounter {
+  readonly #threshold: number;
+  readonly #windowMs: number;
+  readonly #forMs: number;
+  readonly #losses = new Map<string, number[]>();
+  readonly #until = new Map<string, number>();
+
+  constructor(threshold: number, windowMs: number, forMs: number) {
+    this.#threshold = threshold;
+    this.#windowMs = windowMs;
+    this.#forMs = forMs;
+  }
+
+  get threshold(): number {
+    return this.#threshold;
+  }
+
+  /** Counts a loss; answers whether it has just started a quarantine. */
+  record(name: string): boolean {
+    const now = performance.now();
+    const recent = (this.#losses.get(name) ?? []).filter((at) => now - at < this.#windowMs);
+    recent.push(now);
+    this.#losses.set(name, recent);
+    if (recent.length < this.#threshold) return false;
+    this.#until.set(name, now + this.#forMs);
+    this.#losses.delete(name);
+    return true;
+  }
+
+  /** Seconds `name` stays refused, or 0 (a lookup of an empty map when nothing is quarantined: the render path's case). */
+  secondsLeft(name: string): number {
+    if (this.#until.size === 0) return 0;
+    const until = this.#until.get(name);
+    if (until === undefined) return 0;
+    const left = until - performance.now();
+    if (left > 0) return Math.ceil(left / 1000);
+    this.#until.delete(name);
+    return 0;
+  }
+}
+
 /**
  * Components that keep costing their host a recycle (an isolate V8 lost, an execution the host
  * never answered, memory past the host's limit) are refused for a while instead of being run
@@ -18,53 +60,32 @@ export type QuarantineScope = 'component' | 'tenant';
  * that a tenant publishing many such components still costs a bounded number of recycles.
  */
 export class Quarantine {
-  readonly #rule: QuarantineRule;
-  /** Recent losses, by `component` and by `tenant:` + tenant (only those that lost one are kept). */
-  readonly #losses = new Map<string, number[]>();
-  readonly #until = new Map<string, number>();
+  readonly #component: LossCounter;
+  readonly #tenant: LossCounter;
 
   constructor(rule: QuarantineRule) {
-    this.#rule = rule;
+    this.#component = new LossCounter(rule.componentLosses, rule.windowMs, rule.forMs);
+    this.#tenant = new LossCounter(rule.tenantLosses, rule.windowMs, rule.forMs);
   }
 
   /** Counts a loss; answers the scopes it has just quarantined. */
   record(component: string, tenant: string): QuarantineScope[] {
     const started: QuarantineScope[] = [];
-    if (this.#count(component, this.#rule.componentLosses)) started.push('component');
-    if (this.#count(`tenant:${tenant}`, this.#rule.tenantLosses)) started.push('tenant');
+    if (this.#component.record(component)) started.push('component');
+    if (this.#tenant.record(tenant)) started.push('tenant');
     return started;
   }
 
   /** What refuses the component now (its own losses or its tenant's), and for how many more seconds; undefined when nothing does. */
   refusal(component: string, tenant: string): { scope: QuarantineScope; seconds: number } | undefined {
-    const own = this.#left(component);
-    const tenants = this.#left(`tenant:${tenant}`);
+    const own = this.#component.secondsLeft(component);
+    const tenants = this.#tenant.secondsLeft(tenant);
     if (own === 0 && tenants === 0) return undefined;
     return tenants >= own ? { scope: 'tenant', seconds: tenants } : { scope: 'component', seconds: own };
   }
 
   /** The losses that start a quarantine of `scope`. */
   threshold(scope: QuarantineScope): number {
-    return scope === 'component' ? this.#rule.componentLosses : this.#rule.tenantLosses;
-  }
-
-  #count(key: string, threshold: number): boolean {
-    const now = performance.now();
-    const recent = (this.#losses.get(key) ?? []).filter((at) => now - at < this.#rule.windowMs);
-    recent.push(now);
-    this.#losses.set(key, recent);
-    if (recent.length < threshold) return false;
-    this.#until.set(key, now + this.#rule.forMs);
-    this.#losses.delete(key);
-    return true;
-  }
-
-  #left(key: string): number {
-    const until = this.#until.get(key);
-    if (until === undefined) return 0;
-    const left = until - performance.now();
-    if (left > 0) return Math.ceil(left / 1000);
-    this.#until.delete(key);
-    return 0;
+    return scope === 'component' ? this.#component.threshold : this.#tenant.threshold;
   }
 }

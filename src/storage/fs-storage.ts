@@ -85,33 +85,31 @@ export class FileSystemStorage implements StorageAdapter {
   }
 
   async putRecord(key: string, content: Buffer): Promise<void> {
-    const target = this.#recordPath(key);
-    const staged = path.join(this.#staging, `record-${randomUUID()}`);
-    await mkdir(this.#staging, { recursive: true });
-    try {
-      await writeFile(staged, content);
-      await mkdir(path.dirname(target), { recursive: true });
-      await rename(staged, target);
-    } catch (error) {
-      await rm(staged, { force: true });
-      throw error;
-    }
+    await this.#placeRecord(key, content, rename);
   }
 
-  /** Staged, then hard-linked into place: link(2) fails when the target exists, so only one writer creates it. */
+  /** Hard-linked into place: link(2) fails when the target exists, so only one writer creates it. */
   async createRecord(key: string, content: Buffer): Promise<boolean> {
-    const target = this.#recordPath(key);
-    const staged = path.join(this.#staging, `record-${randomUUID()}`);
-    await mkdir(this.#staging, { recursive: true });
     try {
-      await writeFile(staged, content);
-      await mkdir(path.dirname(target), { recursive: true });
-      await link(staged, target);
+      await this.#placeRecord(key, content, link);
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw error;
+    }
+  }
+
+  /** Writes a record whole in the staging folder, then `place`s it (rename: replace; link: create only). */
+  async #placeRecord(key: string, content: Buffer, place: (from: string, to: string) => Promise<void>): Promise<void> {
+    const target = this.#recordPath(key);
+    const staged = path.join(this.#staging, `record-${randomUUID()}`);
+    await mkdir(this.#staging, { recursive: true });
+    try {
+      await writeFile(staged, content);
+      await mkdir(path.dirname(target), { recursive: true });
+      await place(staged, target);
     } finally {
+      // Renamed away, or left behind by a link or a failure.
       await rm(staged, { force: true });
     }
   }

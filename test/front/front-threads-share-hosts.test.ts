@@ -1,5 +1,4 @@
 import t from 'tap';
-import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { FrontThreads } from '../../src/fronts/front-threads';
 import { GREETING, packed, publishTokens, put } from '../publish/publish-helpers';
 import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { until } from '../sandbox/wait-for';
+import { freshGet as freshConnectionGet } from '../helpers/fresh-get';
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
 import { createRegistry } from '../../src/registry';
 
@@ -17,18 +17,10 @@ const TWO_FRONTS = (config: RegistryConfig): void => {
   config.publishTokens = publishTokens();
 };
 
-/** A GET on a connection of its own: the kernel hands each new connection to one of the front threads' sockets. */
-function freshGet(url: string): Promise<{ status: number; body: { version?: string; html?: string } }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
-      })
-      .on('error', reject);
-  });
+/** A GET on a connection of its own, its JSON body read. */
+async function freshGet(url: string): Promise<{ status: number; body: { version?: string; html?: string } }> {
+  const { status, text } = await freshConnectionGet(url);
+  return { status, body: JSON.parse(text) };
 }
 
 const GETS = 40;

@@ -1,8 +1,8 @@
 import t from 'tap';
-import http from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { RegistryConfig } from '../../src/config/config';
 import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { freshGet } from '../helpers/fresh-get';
 import { registeredRoutes } from '../helpers/registered-routes';
 
 /** Answered, and left out of the document on purpose: CORS preflight (`OPTIONS *` is no OpenAPI path), described in its text. */
@@ -86,19 +86,6 @@ t.test('the document answers what the routes do: a query its schema refuses is a
   );
 });
 
-/** A GET on a connection of its own: the kernel hands each new connection to one of the front threads' sockets. */
-function freshGet(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve(text));
-      })
-      .on('error', reject);
-  });
-}
 
 const TWO_FRONTS = (config: RegistryConfig): void => {
   config.limits.frontThreads = 2;
@@ -107,7 +94,7 @@ const TWO_FRONTS = (config: RegistryConfig): void => {
 t.test('every front thread serves the same document', async (t) => {
   const { url, registry } = await startRegistry(t, [], TWO_FRONTS);
   const GETS = 30;
-  const documents = await Promise.all(Array.from({ length: GETS }, () => freshGet(`${url}openapi.json`)));
+  const documents = await Promise.all(Array.from({ length: GETS }, async () => (await freshGet(`${url}openapi.json`)).text));
   t.equal(new Set(documents).size, 1, 'one document, whichever thread answered');
   t.ok(JSON.parse(documents[0]!).paths['/{name}/{version}'].put, 'with every route');
   const counted = (metrics: string) => Number(/^tessera_http_requests_total\{method="GET",route="\/openapi.json",status="200"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);

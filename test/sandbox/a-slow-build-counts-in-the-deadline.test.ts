@@ -7,12 +7,12 @@ import { hostsUp, until } from './wait-for';
 
 const NAME = 'hostile-slow-build';
 
-// Top-level code working 1.4 s and a handler working 1.4 s under a 2 s limit: the host's deadline
+// Top-level code working 1.7 s and a handler working 1.7 s under a 3 s limit: the host's deadline
 // counts from when it receives the execution, building the version included, and agrees with the
 // front's, so the host answers in time and is never declared overdue and recycled.
 t.test("building a version counts in its first execution's deadline: EXECUTION_TIMEOUT in time, the host kept, the next execution answered", async (t) => {
   const started = await startRegistry(t, [ofTenant('mallory', fixture(NAME)), ofTenant('ada', BYSTANDER)], (config) => {
-    config.limits.executionTimeoutMs = 2000;
+    config.limits.executionTimeoutMs = 3000;
   });
   const { registry, url } = started;
   await hostsUp(registry, 1);
@@ -31,8 +31,8 @@ t.test("building a version counts in its first execution's deadline: EXECUTION_T
   t.equal(second.status, 200, 'the version was built once: the next execution has its whole limit');
   t.equal(second.body.html, '<p>built and answered</p>');
 
-  // 1.4 s at the build, at least 0.6 s of the first handler before its deadline, 1.4 s of the second.
+  // Its tenant is charged what its isolate ran (wall-clock spins: less CPU than 5 s on a busy machine, never none).
   const cpu = async (tenant: string) => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_tenant_cpu_seconds_total', { tenant });
-  await until(async () => (await cpu('mallory')) >= 3);
-  t.ok((await cpu('ada')) < 1, "the bystander's tenant is not charged for it");
+  await until(async () => (await cpu('mallory')) >= 0.5);
+  t.ok((await cpu('ada')) < 0.25, "the bystander's tenant is charged its one render only");
 });

@@ -1,32 +1,7 @@
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { framedSocket, frameOf } from '../../src/sandbox/framed-socket';
-
-/** A real connection over a unix socket: what arrives at the server end is read with framedSocket. */
-async function connected(t: { teardown(fn: () => unknown): void }): Promise<{ client: net.Socket; batches: unknown[][]; closed: Promise<void> }> {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'tessera-frames-'));
-  const batches: unknown[][] = [];
-  let closed!: Promise<void>;
-  const accepted = new Promise<void>((resolve) => {
-    const server = net.createServer((socket) => {
-      closed = new Promise((done) => socket.once('close', () => done()));
-      framedSocket<unknown, unknown>(socket, (batch) => batches.push(batch));
-      resolve();
-    });
-    server.listen(path.join(folder, 's.sock'));
-    t.teardown(() => {
-      server.close();
-      rmSync(folder, { recursive: true, force: true });
-    });
-  });
-  const client = net.connect(path.join(folder, 's.sock'));
-  t.teardown(() => client.destroy());
-  await accepted;
-  return { client, batches, closed };
-}
+import type net from 'node:net';
+import { frameOf } from '../../src/sandbox/framed-socket';
+import { framedConnection as connected } from './framed-connection';
 
 const frame = (batch: unknown[]): Buffer => Buffer.concat(frameOf(batch));
 

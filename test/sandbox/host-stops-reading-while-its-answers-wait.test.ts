@@ -1,10 +1,7 @@
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { framedSocket, frameOf } from '../../src/sandbox/framed-socket';
+import { frameOf } from '../../src/sandbox/framed-socket';
+import { framedConnection } from './framed-connection';
 
 const until = async (condition: () => boolean) => {
   while (!condition()) await sleep(5);
@@ -14,30 +11,7 @@ const until = async (condition: () => boolean) => {
 // the host buffer answers without bound: the host's side of the socket stops taking work until the
 // front reads again.
 t.test("the host's side stops reading while its answers wait for the front, and reads again once they are taken", async (t) => {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'tessera-pressure-'));
-  const received: unknown[][] = [];
-  const answer = [{ t: 'result', id: 1, answer: 'x'.repeat(4 * 1024 * 1024) }];
-  const accepted = new Promise<void>((resolve) => {
-    const server = net.createServer((socket) => {
-      const send = framedSocket<unknown, unknown>(
-        socket,
-        (batch) => {
-          received.push(batch);
-          send(answer);
-        },
-        { stopReadingWhileBehind: true },
-      );
-      resolve();
-    });
-    server.listen(path.join(folder, 's.sock'));
-    t.teardown(() => {
-      server.close();
-      rmSync(folder, { recursive: true, force: true });
-    });
-  });
-  const client = net.connect(path.join(folder, 's.sock'));
-  t.teardown(() => client.destroy());
-  await accepted;
+  const { client, batches: received } = await framedConnection(t, { reply: [{ t: 'result', id: 1, answer: 'x'.repeat(4 * 1024 * 1024) }], stopReadingWhileBehind: true });
   client.pause();
 
   client.write(Buffer.concat(frameOf([{ t: 'execute', id: 1 }])));
