@@ -36,6 +36,9 @@ function cpuPerRequest(result: LoadResult): string {
   return descendants > 0 ? `${micros(own)} + ${micros(descendants)} hosts` : String(micros(own));
 }
 
+export /** The most resident memory of the server and its sandbox hosts together during its rounds. */
+const peakRss = (result: LoadResult) => (result.peakRssBytes === undefined ? '' : `${megabytes(result.peakRssBytes)} MB`);
+
 export function formatMethod(machine: Machine, settings: BenchSettings, notes: string[]): string {
   return [
     `- date: ${machine.date}`,
@@ -45,13 +48,13 @@ export function formatMethod(machine: Machine, settings: BenchSettings, notes: s
       : `- load: autocannon, ${settings.connections} connections, in its own child process; everything on 127.0.0.1`,
     `- rounds: each server of a comparison is warmed for ${settings.warmupSeconds} s (unmeasured), then measured ${settings.rounds} times for ${settings.durationSeconds} s, in turn with the other (registry, reference, registry, reference…)`,
     '- servers: each in its own child process: the registry with its default configuration over the embedded file-system storage, and the baseline, a plain fastify server answering a body of the same size as the registry\'s answer on the same route shape; only one server is under load at a time, and scenarios run one after another',
-    '- req/s = requests answered over the measured time of all rounds; p50 is the median round\'s, p99 the worst round\'s; ratio = the median of the rounds\' ratios (req/s over the reference\'s req/s in the round right after); CPU µs per request = user and system CPU the server\'s process spent during its rounds (`/proc`), its sandbox hosts apart (`front + hosts`), over the requests it answered',
+    '- req/s = requests answered over the measured time of all rounds; p50 is the median round\'s, p99 the worst round\'s; ratio = the median of the rounds\' ratios (req/s over the reference\'s req/s in the round right after); CPU µs per request = user and system CPU the server\'s process spent during its rounds (`/proc`), its sandbox hosts apart (`front + hosts`), over the requests it answered; peak RSS = the most resident memory (`VmRSS`) of the server\'s process and its sandbox hosts together, read every 100 ms during its rounds',
     ...notes.map((note) => `- ${note}`),
   ].join('\n');
 }
 
 function throughputLine(row: ThroughputRow): string {
-  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | | | | |`;
+  if (row.skipped !== undefined || row.result === undefined) return `| ${row.scenario} | skipped: ${row.skipped ?? 'no result'} | | | | | | | | | | | | | |`;
   const { result, reference } = row;
   const ratio = reference ? median(reference.roundRatios) : undefined;
   const p99Ratio = reference ? result.p99Ms / reference.result.p99Ms : undefined;
@@ -69,10 +72,12 @@ function throughputLine(row: ThroughputRow): string {
     ms(result.p99Ms),
     integer(result.failures),
     cpuPerRequest(result),
+    peakRss(result),
     reference?.label ?? '',
     reference ? integer(reference.result.requestsPerSecond) : '',
     reference ? ms(reference.result.p99Ms) : '',
     reference ? cpuPerRequest(reference.result) : '',
+    reference ? peakRss(reference.result) : '',
     ratio === undefined ? '' : ratio.toFixed(3),
     reference ? reference.roundRatios.map((r) => r.toFixed(3)).join(', ') : '',
     target,
@@ -84,8 +89,8 @@ function throughputLine(row: ThroughputRow): string {
 
 function formatThroughput(rows: ThroughputRow[]): string {
   return [
-    '| scenario | req/s | p50 ms | p99 ms | failed requests | CPU µs per request | compared with | its req/s | its p99 ms | its CPU µs per request | ratio | ratio per round | target |',
-    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|',
+    '| scenario | req/s | p50 ms | p99 ms | failed requests | CPU µs per request | peak RSS | compared with | its req/s | its p99 ms | its CPU µs per request | its peak RSS | ratio | ratio per round | target |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---|',
     ...rows.map(throughputLine),
   ].join('\n');
 }

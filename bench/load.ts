@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
-import { processTreeCpu } from './process-tree';
+import { processTreeCpu, processTreeUsage } from './process-tree';
 import { runWrk } from './wrk-load';
 
 /** wrk (C, when installed) or autocannon (Node, a dependency: always there). */
@@ -32,6 +32,29 @@ export interface LoadResult {
   failures: number;
   /** CPU seconds the server's process (own) and its descendants (descendants) spent during the load. */
   cpuSeconds?: { own: number; descendants: number };
+  /** The most resident memory the server's process and its descendants held together during the load. */
+  peakRssBytes?: number;
+}
+
+/** How often resident memory is read during a load: often enough to meet a peak of a few hundred ms. */
+const RSS_SAMPLE_MS = 100;
+
+/** Reads the resident memory of a process tree until `stop` is called, which answers the most seen. */
+function samplePeakRss(pid: number): () => Promise<number> {
+  let peak = 0;
+  let sampling = true;
+  const sample = async () => {
+    while (sampling) {
+      peak = Math.max(peak, (await processTreeUsage(pid)).rssBytes);
+      await new Promise((resolve) => setTimeout(resolve, RSS_SAMPLE_MS));
+    }
+  };
+  const done = sample();
+  return async () => {
+    sampling = false;
+    await done;
+    return peak;
+  };
 }
 
 const LOAD_GENERATOR = path.join(__dirname, 'load-generator.js');
@@ -41,9 +64,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const load = () => (options.generator === 'wrk' ? runWrk(options) : runAutocannon(options));
   if (options.serverPid === undefined) return load();
   const before = await processTreeCpu(options.serverPid);
+  const stopSampling = samplePeakRss(options.serverPid);
   const result = await load();
   const after = await processTreeCpu(options.serverPid);
-  return { ...result, cpuSeconds: { own: after.own - before.own, descendants: Math.max(0, after.descendants - before.descendants) } };
+  const peakRssBytes = await stopSampling();
+  return { ...result, peakRssBytes, cpuSeconds: { own: after.own - before.own, descendants: Math.max(0, after.descendants - before.descendants) } };
 }
 
 /** Runs autocannon in a child process of its own, so that it shares no event loop with anything measured. */
@@ -99,7 +124,9 @@ export function combine(rounds: LoadResult[]): LoadResult {
   const requests = rounds.reduce((sum, round) => sum + round.requests, 0);
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
   const measuredCpu = rounds.every((round) => round.cpuSeconds !== undefined);
+  const measuredRss = rounds.every((round) => round.peakRssBytes !== undefined);
   return {
+    ...(measuredRss && { peakRssBytes: Math.max(...rounds.map((round) => round.peakRssBytes!)) }),
     ...(measuredCpu && {
       cpuSeconds: {
         own: rounds.reduce((sum, round) => sum + round.cpuSeconds!.own, 0),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { measureInRounds, type LoadGeneratorName, type LoadOptions, type LoadResult } from './load';
 import { startServerProcess, type ServerProcess } from './server-process';
+import { NODE_FLAGS } from '../src/node-flags';
 import type { BaselineServerOptions } from './servers/baseline-server';
 import type { RegistryServerOptions } from './servers/registry-server';
 
@@ -72,7 +73,7 @@ const REGISTRY_SERVER = path.join(__dirname, 'servers', 'registry-server.js');
 const BASELINE_SERVER = path.join(__dirname, 'servers', 'baseline-server.js');
 
 /** A registry in its own process over a filled storage, with optional limit overrides. */
-export const startRegistryServer = (options: RegistryServerOptions): Promise<ServerProcess> => startServerProcess(REGISTRY_SERVER, options);
+export const startRegistryServer = (options: RegistryServerOptions): Promise<ServerProcess> => startServerProcess(REGISTRY_SERVER, options, NODE_FLAGS);
 const startBaselineServer = (options: BaselineServerOptions): Promise<ServerProcess> => startServerProcess(BASELINE_SERVER, options);
 
 /** Sends one request and answers its status and text. */

@@ -20,13 +20,13 @@ const STOP_GRACE_MS = 10_000;
 
 /**
  * Starts a server entry (`servers/*.js`) in its own process, with its options as one JSON argument,
- * and answers once it listens. Each server under test runs alone in its process.
+ * and answers once it listens. Each server under test runs alone in its process, with Node's flags
+ * as its users start it: the registry's own (src/node-flags.ts), none for the others.
  */
-export function startServerProcess(entry: string, options: unknown): Promise<ServerProcess> {
+export function startServerProcess(entry: string, options: unknown, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = fork(entry, [JSON.stringify(options)], {
-      // isolated-vm needs the V8 startup snapshot off.
-      execArgv: ['--no-node-snapshot'],
+      execArgv: [...nodeFlags],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const exited = new Promise<void>((done) => child.once('exit', () => done()));

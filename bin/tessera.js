@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 'use strict';
-// The sandbox needs Node.js 24 (the project installs it as its `node` dependency) started with
-// --no-node-snapshot (isolated-vm): re-run ourselves with both when either is missing.
+// The sandbox needs Node.js 24 (the project installs it as its `node` dependency) started with the
+// registry's flags (src/node-flags.ts): re-run ourselves with them when any is missing.
+const { NODE_FLAGS } = require('../dist/src/node-flags.js');
 const major = Number(process.versions.node.split('.')[0]);
-if (major < 24 || !process.execArgv.includes('--no-node-snapshot')) {
+const missing = NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+if (major < 24 || missing.length > 0) {
   const path = require('node:path');
   const { spawn } = require('node:child_process');
   let node = process.execPath;
@@ -15,7 +17,7 @@ if (major < 24 || !process.execArgv.includes('--no-node-snapshot')) {
       process.exit(1);
     }
   }
-  const child = spawn(node, ['--no-node-snapshot', ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(node, [...missing, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

@@ -17,6 +17,7 @@ import { median } from '../load';
 import { processTreeCpu, processTreeMemory } from '../process-tree';
 import { startS3BenchServer, S3_BUCKET, type BenchS3Server } from '../s3-bench-server';
 import type { Scenario } from '../scenario';
+import { NODE_FLAGS } from '../../src/node-flags';
 
 const CLI = path.join(REPO_ROOT, 'bin', 'tessera.js');
 const VERSIONS_EACH = 5;
@@ -172,7 +173,7 @@ interface StartedRegistry {
 /** `tessera start` on the storage; answers once `/readyz` answers 200. */
 async function startRegistry(storage: Target): Promise<StartedRegistry> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'start', '--port', '0', '--storage', storage.setting], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, 'start', '--port', '0', '--storage', storage.setting], {
     env: { ...process.env, ...storage.env, TESSERA_HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -13,6 +13,7 @@ import { megabytes } from '../format-report';
 import { median } from '../load';
 import { processTreeMemory } from '../process-tree';
 import { probe, type Scenario } from '../scenario';
+import { NODE_FLAGS } from '../../src/node-flags';
 
 const CLI = path.join(REPO_ROOT, 'bin', 'tessera.js');
 /** Sequential requests after every demo component was rendered once, before the registry idles. */
@@ -81,7 +82,7 @@ export const coldPathsScenario: Scenario = {
 async function startCli(storagePath: string, token: string): Promise<StartedCli> {
   const started = performance.now();
   const tokens = [{ tenant: 'bench', sha256: createHash('sha256').update(token).digest('hex'), components: ['bench-*'] }];
-  const child = spawn(process.execPath, ['--no-node-snapshot', CLI, 'start', '--with-demo', '--port', '0', '--storage', storagePath], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, 'start', '--with-demo', '--port', '0', '--storage', storagePath], {
     env: { ...process.env, TESSERA_HOST: '127.0.0.1', TESSERA_PUBLISH_TOKENS: JSON.stringify(tokens) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

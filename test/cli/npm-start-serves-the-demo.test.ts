@@ -2,12 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { REPO_ROOT, request } from '../helpers/start-registry';
+import { NODE_FLAGS } from '../../src/node-flags';
 import { cliEnv, startCli, workFolder } from './run-cli';
 
-// `npm start` is the newcomer's first command: it must come up with the demo components published.
+// `npm start` is the newcomer's first command: it must come up with the demo components published,
+// in one process started with the registry's flags (bin/tessera.js would start a second one otherwise).
 t.test('npm start runs "tessera start --with-demo", which publishes and serves every demo component', async (t) => {
   const scripts = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  t.equal(scripts['start'], 'node --no-node-snapshot bin/tessera.js start --with-demo');
+  t.equal(scripts['start'], `node ${NODE_FLAGS.join(' ')} bin/tessera.js start --with-demo`);
 
   const dir = await workFolder(t);
   const registry = startCli(t, ['start', '--with-demo', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_SANDBOX_HOSTS: '1' }) });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { NODE_FLAGS } from '../../src/node-flags';
 import { hashToken } from '../../src/publish/tenant-tokens';
 import { REPO_ROOT, startRegistry } from '../helpers/start-registry';
 
@@ -23,7 +24,7 @@ const RUN_LIMIT_MS = 25_000;
 /** Runs the real `tessera` binary to its end (stopped with SIGINT past RUN_LIMIT_MS: a command that should have ended and serves instead). */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
+    const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
     let stdout = '';
     let stderr = '';
     const limit = setTimeout(() => child.kill('SIGINT'), RUN_LIMIT_MS);
@@ -47,7 +48,7 @@ export interface RunningCli {
 
 /** Starts a long-running `tessera` command; the test's teardown stops it by its pid. */
 export function startCli(t: Teardown, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): RunningCli {
-  const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
+  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
   let output = '';
   let exited = false;
   const listeners = new Set<() => void>();
