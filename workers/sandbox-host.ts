@@ -15,11 +15,12 @@ import '../src/enable-compile-cache';
 import net from 'node:net';
 import { CANCELLED, TIMEOUT_FAILURE, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
 import { watchMemory } from './memory-watchdog';
+import { HostLease } from './host-lease';
 import { WarmIsolates } from './warm-isolates';
 import { framedSocket } from '../src/sandbox/framed-socket';
 import { IdTable } from '../src/sandbox/id-table';
 import { Outbox } from '../src/sandbox/outbox';
-import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type SandboxLimits } from '../src/sandbox/protocol';
+import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
@@ -36,10 +37,15 @@ interface Front {
 /** An execution received and not yet answered: whose it is, and the isolate running it (none while its context is built). */
 interface Running {
   readonly front: Front;
+  /** The front's id of the execution (of a child run here: its parent's, which its own calls go under). */
   readonly id: number;
   isolate: ComponentIsolate | undefined;
   /** While its version's context is built: its deadline, which counts from its arrival, building included. */
   deadline: NodeJS.Timeout | undefined;
+  /** The nested renders it may have run here (a lease of the front's). */
+  readonly lease: HostLease | undefined;
+  /** A child run here under its parent's lease: its parent's local id (its answer goes to its parent, not to the front). */
+  readonly parent?: number;
 }
 
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
@@ -52,17 +58,49 @@ let nextExecution = 1;
 let nextCall = 1;
 let draining = false;
 
-const forward: BridgeForwarder = (local, op, payload) =>
-  new Promise((resolve) => {
-    const running = executions.get(local);
-    if (!running) {
-      resolve('{"ok":false,"ended":true}');
-      return;
-    }
+const forward: BridgeForwarder = (local, op, payload) => {
+  const running = executions.get(local);
+  if (!running) return Promise.resolve('{"ok":false,"ended":true}');
+  const child = op === 'render' && running.lease ? runChild(local, running.lease, payload) : undefined;
+  if (child) return child;
+  return new Promise((resolve) => {
     const call = nextCall++;
     bridgeCalls.set(call, { front: running.front, resolve });
-    running.front.outbox.post({ t: 'bridge', call, execution: running.id, op, payload });
+    // A child run here calls under its parent's execution, one level deeper.
+    running.front.outbox.post(running.parent === undefined ? { t: 'bridge', call, execution: running.id, op, payload } : { t: 'bridge', call, execution: running.id, op, payload, deeper: 1 });
   });
+};
+
+/**
+ * Runs a parent's nested render here when its lease covers it and the child's version is warm (see
+ * HostLease); answers undefined otherwise, and the front renders it. The child's answer goes to its
+ * parent, and what it spent to the front with its parent's result.
+ */
+function runChild(parentLocal: number, lease: HostLease, payload: string): Promise<string> | undefined {
+  const child = lease.take(payload, (key) => warm.ready(key));
+  if (!child) return undefined;
+  const parent = executions.get(parentLocal)!;
+  const local = nextExecution++;
+  executions.set(local, { front: parent.front, id: parent.id, isolate: child.isolate, deadline: undefined, lease: undefined, parent: parentLocal });
+  lease.children.set(local, child);
+  return new Promise((resolve) => {
+    child.isolate.execute(child.plan.key, child.input, local, child.timeoutMs, child.plan.foreign, (answer) => {
+      if (answer === CANCELLED) return; // its parent ended first: nothing waits for it
+      executions.delete(local);
+      lease.children.delete(local);
+      resolve(lease.answered(child, answer));
+    });
+  });
+}
+
+/** Stops the children a parent leaves running (its answer needs none of them); answers what its lease ran. */
+function endLease(lease: HostLease): NestedRun[] | undefined {
+  for (const [local, child] of lease.children) {
+    executions.delete(local);
+    child.isolate.cancel(local);
+  }
+  return lease.end();
+}
 
 const broadcast = (message: HostMessage): void => {
   for (const front of fronts) front.outbox.post(message);
@@ -84,7 +122,8 @@ function execute(front: Front, message: ExecuteMessage): void {
     return;
   }
   const local = nextExecution++;
-  const running: Running = { front, id: message.id, isolate: undefined, deadline: undefined };
+  const lease = message.lease ? new HostLease(message.lease, performance.now() + message.timeoutMs) : undefined;
+  const running: Running = { front, id: message.id, isolate: undefined, deadline: undefined, lease };
   executions.set(local, running);
   front.executions.set(message.id, local);
   const isolate = warm.ready(message.key);
@@ -116,7 +155,8 @@ function run(local: number, running: Running, isolate: ComponentIsolate, message
 
 function finish(local: number, running: Running, answer: string): void {
   forget(local, running);
-  running.front.outbox.post({ t: 'result', id: running.id, answer });
+  const nested = running.lease && endLease(running.lease);
+  running.front.outbox.post(nested ? { t: 'result', id: running.id, answer, nested } : { t: 'result', id: running.id, answer });
 }
 
 function forget(local: number, running: Running): void {
@@ -139,6 +179,7 @@ function cancel(front: Front, id: number): void {
   const running = local === undefined ? undefined : executions.get(local);
   if (local === undefined || !running) return;
   forget(local, running);
+  if (running.lease) endLease(running.lease);
   running.isolate?.cancel(local);
 }
 

@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { TesseraError } from '../errors/errors';
+import { coerceParameter } from './coerce-parameter';
 import type { ParameterDefinition, ParameterValue } from '../descriptor/descriptor-types';
 
 export type QueryValues = Record<string, string | string[] | undefined>;
@@ -13,7 +14,6 @@ interface ParameterProblem {
 }
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const NUMERIC = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
 /**
  * Validators by what they check: the versions of a component mostly declare the same parameters.
@@ -69,19 +69,13 @@ function compileValidator(definitions: Record<string, ParameterDefinition>): Par
         continue;
       }
       const definition = definitions[name];
-      params[name] = definition && typeof value === 'string' ? coerce(value, definition.type) : value;
+      params[name] = definition && typeof value === 'string' ? coerceParameter(value, definition.type) : value;
     }
     const valid = validate(params);
     if (!valid || notSingle.length > 0) throw invalid(notSingle, valid ? [] : (validate.errors ?? []), definitions);
     for (const name of defaults) if (!(name in params)) params[name] = definitions[name]!.default;
     return params as ValidatedParameters;
   };
-}
-
-function coerce(value: string, type: ParameterDefinition['type']): unknown {
-  if (type === 'number') return NUMERIC.test(value.trim()) ? Number(value) : value;
-  if (type === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
-  return value;
 }
 
 function invalid(notSingle: ParameterProblem[], errors: ErrorObject[], definitions: Record<string, ParameterDefinition>): TesseraError {

@@ -66,6 +66,15 @@ export class RegistryMetrics {
     registers: [this.registry],
   });
 
+  readonly #nestedRenders = new Counter({
+    name: 'tessera_nested_renders_total',
+    help: "Nested renders by the way they went: `host` when the parent's sandbox host ran the child itself (a lease), `front` when the call went through the front.",
+    labelNames: ['via'] as const,
+    registers: [this.registry],
+  });
+  readonly #nestedViaHost = this.#nestedRenders.labels('host');
+  readonly #nestedViaFront = this.#nestedRenders.labels('front');
+
   readonly #memoryKills = new Counter({
     name: 'tessera_memory_limit_kills_total',
     help: 'Executions ended by the sandbox memory limit or refused for a result too large (MEMORY_LIMIT_EXCEEDED), by component and tenant.',
@@ -215,11 +224,23 @@ export class RegistryMetrics {
       if (error instanceof TesseraError) outcome = error.code;
       throw error;
     } finally {
-      const cells = this.#executionCells(component, tenant);
-      this.#executionSeconds.observe(cells.seconds, (performance.now() - started) / 1000);
-      (cells.outcomes[outcome] ??= this.#renders.cell({ component: component.name, version: component.version, tenant: cells.tenant, outcome })).pending++;
-      if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name, tenant: cells.tenant });
-      if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name, tenant: cells.tenant });
+      this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome);
     }
   }
+
+  /** A nested render started, by its parent's host itself or through the front. */
+  nestedRendered(via: 'host' | 'front'): void {
+    (via === 'host' ? this.#nestedViaHost : this.#nestedViaFront).inc();
+  }
+
+  /** One execution of `component` for `tenant` that took `seconds` and ended with `outcome` ('ok' or an error code). */
+  recordExecution(component: PublishedVersion, tenant: string, seconds: number, outcome: string): void {
+    if (outcome !== 'ok' && !Object.hasOwn(ERRORS, outcome)) outcome = 'GENERIC_ERROR';
+    const cells = this.#executionCells(component, tenant);
+    this.#executionSeconds.observe(cells.seconds, seconds);
+    (cells.outcomes[outcome] ??= this.#renders.cell({ component: component.name, version: component.version, tenant: cells.tenant, outcome })).pending++;
+    if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name, tenant: cells.tenant });
+    if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name, tenant: cells.tenant });
+  }
+
 }

@@ -1,6 +1,7 @@
 import type { RegistryPlugin } from '../config/config';
 import { TesseraError } from '../errors/errors';
 import type { BridgeRequest } from '../sandbox/sandbox-pool';
+import { isPlainObject, stringHeaders } from './call-values';
 import { headersFromParent } from './component-cookies';
 import type { RenderPipeline } from './render';
 
@@ -21,11 +22,6 @@ export interface BridgeLog {
   rendered?: LogLine;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The headers a parent passes to its child: string values only, whatever crossed (the prelude refuses others). */
-const stringHeaders = (value: unknown): Record<string, string> =>
-  isPlainObject(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {};
 
 /**
  * Answers the calls server logic makes from inside an isolate: nested renders go back through the
@@ -34,7 +30,7 @@ const stringHeaders = (value: unknown): Record<string, string> =>
  * or `{ok: false, message, code?}`.
  */
 export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: BridgeLog = { failed: () => {} }) {
-  return async ({ op, payload, depth, budget }: BridgeRequest): Promise<string> => {
+  return async ({ op, payload, depth, budget, caller }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
@@ -52,6 +48,7 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
             depth: depth + 1,
             baseUrl: call.baseUrl,
             budget,
+            caller,
           })
           .catch((error: unknown) => {
             log.failed({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');

@@ -5,14 +5,16 @@ import { TesseraError } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget, type BatchAllowance } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
-import type { SandboxPool } from '../sandbox/sandbox-pool';
+import type { Caller, ExecutionJob, SandboxPool } from '../sandbox/sandbox-pool';
 import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
 import { cookieBytesOfOthers, cookiesHeldBy, headersForComponent, scopedCookieName } from './component-cookies';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
-import { checkedFailure, type SandboxFailure } from './sandbox-failure';
+import { stringHeader } from './call-values';
+import { NestedPlans } from './nested-plans';
+import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-failure';
 import { wrapHtml } from './wrap-html';
 
 export type RenderMode = 'rendered' | 'unrendered' | 'info';
@@ -42,6 +44,8 @@ export interface RenderRequest {
   batch?: BatchAllowance;
   /** Registers what to cancel when the client of a request from outside goes away unanswered. */
   onAbandoned?: (cancel: () => void) => void;
+  /** A nested render: the execution that asked for it, when known. */
+  caller?: Caller;
 }
 
 export interface Cookie {
@@ -82,12 +86,14 @@ export class RenderPipeline {
   readonly #pool: SandboxPool;
   readonly #config: RegistryConfig;
   readonly #metrics: RegistryMetrics;
+  readonly #nested: NestedPlans;
 
   constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics) {
     this.#catalog = catalog;
     this.#pool = pool;
     this.#config = config;
     this.#metrics = metrics;
+    this.#nested = new NestedPlans(catalog, config);
   }
 
   /**
@@ -114,6 +120,7 @@ export class RenderPipeline {
     if (request.depth > this.#config.limits.nestingDepth) {
       throw new TesseraError('NESTING_TOO_DEEP', `Nested rendering of "${request.name}" is deeper than the limit of ${this.#config.limits.nestingDepth} levels.`);
     }
+    if (request.depth > 0) this.#metrics.nestedRendered('front');
     const component = this.#catalog.resolve(request.name, request.version);
     const tenant = tenantOf(component, this.#config.tenants.default);
     // The request from outside is its root component's tenant's: every execution it causes spends that tenant's share.
@@ -164,6 +171,8 @@ export class RenderPipeline {
     body.renderMode = mode;
     body.baseUrl = request.baseUrl;
     const cookies = answer.cookies.length === 0 ? answer.cookies : answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.name, cookie.name) }));
+    // Rendered through the front: the caller's next executions may have it leased, to run beside them.
+    if (request.caller !== undefined) this.#nested.learn(request.caller.key, request.name, request.version);
     return { body, headers: answer.headers, cookies };
   }
 
@@ -198,7 +207,8 @@ export class RenderPipeline {
         return published !== undefined && tenantOf(published, this.#config.tenants.default) === tenant;
       }),
     });
-    const job = {
+    const children = this.#nested.childrenOf(component.sandboxKey, request.depth);
+    const job: ExecutionJob = {
       key: component.sandboxKey,
       component: component.name,
       tenant,
@@ -207,6 +217,15 @@ export class RenderPipeline {
       input,
       depth: request.depth,
       budget,
+      caller: request.caller,
+      children,
+      // A child its host ran: counted as any execution is.
+      ranNested:
+        children &&
+        ((child, run) => {
+          this.#metrics.nestedRendered('host');
+          this.#metrics.recordExecution(children[child]!.version, children[child]!.tenant, run.ms / 1000, run.outcome);
+        }),
     };
     return this.#metrics.observeExecution(component, tenant, async () => {
       const answer = JSON.parse(await this.#pool.execute(job)) as SandboxAnswer;
@@ -234,11 +253,5 @@ export class RenderPipeline {
 }
 
 function componentError(component: ComponentVersion, answer: SandboxFailure): TesseraError {
-  const prefix = `Component "${component.name}" failed: `;
-  // A component rethrowing its own nested failure (self-nesting) keeps one prefix, not one per level.
-  const message =
-    (answer.code === 'GENERIC_ERROR' || answer.code === 'RENDER_ERROR') && !answer.message.startsWith(prefix) ? prefix + answer.message : answer.message;
-  return new TesseraError(answer.code, message, { status: answer.status, details: answer.details });
+  return new TesseraError(answer.code, failureMessage(component.name, answer), { status: answer.status, details: answer.details });
 }
-
-const stringHeader = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined);

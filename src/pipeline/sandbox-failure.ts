@@ -37,3 +37,9 @@ export function checkedFailure(answer: { code?: unknown; status?: unknown; messa
   if (SANDBOX_CODES[code]?.details === true && isRecord(answer.details)) failure.details = answer.details;
   return failure;
 }
+
+/** A failure's sentence as its caller reads it: its component named once (a component rethrowing its own nested failure keeps one prefix, not one per level). */
+export function failureMessage(component: string, failure: SandboxFailure): string {
+  const prefix = `Component "${component}" failed: `;
+  return (failure.code === 'GENERIC_ERROR' || failure.code === 'RENDER_ERROR') && !failure.message.startsWith(prefix) ? prefix + failure.message : failure.message;
+}

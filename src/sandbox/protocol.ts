@@ -6,6 +6,8 @@
  * plain data: strings of JSON for what tenant code produced or reads.
  */
 
+import type { ParameterDefinition } from '../descriptor/descriptor-types';
+
 export interface SandboxLimits {
   memoryMb: number;
   timeoutMs: number;
@@ -61,6 +63,55 @@ export interface ExecuteMessage {
   timeoutMs: number;
   /** Run for another tenant's request (a nested render of this tenant's component): its caller's cancel must not discard the isolate. */
   foreign?: true;
+  /** Nested renders the host may run itself, warm beside it, without asking the front (see NestedLease). */
+  lease?: NestedLease;
+}
+
+/**
+ * Nested renders the front admitted ahead for one execution: each plan is a child its component's
+ * earlier executions asked for (a name and a version expression as written), resolved by the front,
+ * with a slot of the child's gate, of the paying tenant's share and of the request's budget already
+ * held. The host runs a call matching a plan itself when the child's version is warm there and its
+ * parameters are valid; anything else (a call no plan matches, a plan used, invalid parameters, a
+ * cold child) goes to the front as before. What ran is reported with the execution's result.
+ */
+export interface NestedLease {
+  plans: NestedPlan[];
+  /** Characters the children's answers may bring in all (the request's nested-answer budget left). */
+  maxChars: number;
+  /** The sentence a child's answer past `maxChars` is refused with. */
+  overBudget: string;
+}
+
+/** A child the front resolved for a lease: what the host needs to render it as the front would. */
+export interface NestedPlan {
+  /** The call it answers: the name and version expression as the parent writes them. */
+  name: string;
+  requested: string;
+  /** The version they resolve to, its sandbox key and its component's name. */
+  version: string;
+  key: string;
+  component: string;
+  templateKey: string;
+  /** `oc.container` and `oc.renderInfo` of its descriptor (how its html is wrapped). */
+  container: boolean;
+  renderInfo: boolean;
+  parameters: Record<string, ParameterDefinition>;
+  /** Where its static files are served from, when not under the call's base URL. */
+  staticBaseUrl?: string;
+  /** Of another tenant than the request's: its caller's cancel must not discard its isolate. */
+  foreign: boolean;
+  /** Its own time limit (the execution time limit). */
+  timeoutMs: number;
+}
+
+/** A nested render a host ran itself under a lease: which plan, how long it took, how it ended, its answer's size. */
+export interface NestedRun {
+  plan: number;
+  ms: number;
+  /** 'ok', or the error code it ended with. */
+  outcome: string;
+  chars: number;
 }
 
 /** The execution's root request was answered: nothing of it may run any more. */
@@ -97,6 +148,8 @@ export interface ResultMessage {
   t: 'result';
   id: number;
   answer: string;
+  /** The nested renders it ran itself under the execution's lease. */
+  nested?: NestedRun[];
 }
 
 /** An isolate asks the front for a nested render or a plugin call, on behalf of one of its executions. */
@@ -107,6 +160,8 @@ export interface BridgeCallMessage {
   execution: number;
   op: BridgeOp;
   payload: string;
+  /** 1 for a call of a child the host ran itself under the execution's lease: one level deeper. */
+  deeper?: 1;
 }
 
 export type BridgeOp = 'render' | 'plugin';

@@ -76,6 +76,21 @@ export class RequestBudget {
     return Math.min(left, this.#limits.timeoutMs);
   }
 
+  /** Gives back an execution counted by `charge` that never ran (a nested render leased ahead and not asked for). */
+  refundExecution(): void {
+    this.#executions--;
+  }
+
+  /** Characters nested answers may still bring through the front. */
+  get nestedCharsLeft(): number {
+    return Math.max(0, this.#limits.maxNestedChars - this.#nestedChars);
+  }
+
+  /** Why a nested answer past the request's bound is refused. */
+  get nestedCharsRefusal(): string {
+    return `The nested answers of one request may bring at most ${this.#limits.maxNestedChars} characters through the registry.`;
+  }
+
   /** Holds one more execution slot, or throws when the request holds as many as it may at once. */
   takeSlot(): void {
     if (this.#slots >= this.#limits.maxSlots) {
@@ -97,7 +112,7 @@ export class RequestBudget {
     if (!nested) return;
     this.#nestedChars += chars;
     if (this.#nestedChars > this.#limits.maxNestedChars) {
-      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `The nested answers of one request may bring at most ${this.#limits.maxNestedChars} characters through the registry.`);
+      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', this.nestedCharsRefusal);
     }
   }
 

@@ -2,7 +2,7 @@ import { TesseraError } from '../errors/errors';
 import type { HostLink } from './host-link';
 import { IdTable } from './id-table';
 import { Outbox } from './outbox';
-import type { BridgeCallMessage, ComponentCode, FrontMessage, HostMessage, PongMessage } from './protocol';
+import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedLease, NestedRun, PongMessage } from './protocol';
 
 /** A draining host did not run the execution: it is to run on another host. */
 export const ELSEWHERE = Symbol('elsewhere');
@@ -16,8 +16,8 @@ export interface HostExecution {
   readonly component: string;
   /** The plugins its component declares: the only plugin calls it may make. */
   readonly plugins: readonly string[];
-  /** The isolate's result JSON, NEED_CODE, or ELSEWHERE. */
-  readonly resolve: (answer: string | typeof ELSEWHERE) => void;
+  /** The isolate's result JSON, NEED_CODE, or ELSEWHERE; with the nested renders the host ran itself under its lease. */
+  readonly resolve: (answer: string | typeof ELSEWHERE, nested?: NestedRun[]) => void;
   readonly reject: (error: TesseraError) => void;
 }
 
@@ -90,7 +90,7 @@ export class SandboxHost {
         const execution = this.#executions.get(message.id)?.execution;
         if (execution) {
           this.#forget(message.id, execution);
-          execution.resolve(message.answer);
+          execution.resolve(message.answer, message.nested);
         }
         break;
       }
@@ -138,11 +138,14 @@ export class SandboxHost {
   }
 
   /** Sends one execution; answers its id (to cancel it). */
-  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, foreign: boolean, execution: HostExecution): number {
+  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, foreign: boolean, execution: HostExecution, lease?: NestedLease): number {
     const id = this.#nextId++;
     this.#executions.set(id, { execution, overdueAt: performance.now() + timeoutMs + OVERDUE_MARGIN_MS });
     this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
-    this.#outbox.post(foreign ? { t: 'execute', id, key, component, code, input, timeoutMs, foreign } : { t: 'execute', id, key, component, code, input, timeoutMs });
+    const message: ExecuteMessage = { t: 'execute', id, key, component, code, input, timeoutMs };
+    if (foreign) message.foreign = true;
+    if (lease) message.lease = lease;
+    this.#outbox.post(message);
     return id;
   }
 

@@ -6,7 +6,7 @@ import { TenantShares } from './tenant-shares';
 import type { RequestBudget } from './request-budget';
 import { connectHost, forkHost } from './host-link';
 import { ELSEWHERE, SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
-import { NEED_CODE, type BridgeOp, type ComponentCode, type SandboxLimits } from './protocol';
+import { NEED_CODE, type BridgeOp, type ComponentCode, type NestedLease, type NestedPlan, type NestedRun, type SandboxLimits } from './protocol';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
 const PING_EVERY_MS = 500;
@@ -47,6 +47,21 @@ export interface BridgeRequest {
   /** The depth of the execution that made the call. */
   depth: number;
   budget: RequestBudget;
+  /** The execution that made the call (unknown for a child its host ran under a lease): its sandbox key, and its host. */
+  caller?: Caller;
+}
+
+/** An execution that asked for a nested render: its children learn from it, and run on its host first. */
+export interface Caller {
+  readonly key: string;
+  readonly host: SandboxHost;
+}
+
+/** A child an execution's component asked for before, resolved by the front: what a lease of it needs. */
+export interface LeasableChild {
+  plan: Omit<NestedPlan, 'foreign'>;
+  /** The tenant that published it. */
+  tenant: string;
 }
 
 /** One execution to run. */
@@ -64,6 +79,19 @@ export interface ExecutionJob {
   /** 0 for a request from outside; each nested render adds one. */
   depth: number;
   budget: RequestBudget;
+  /** Children its component asked for before: those admitted now go with it as a lease, for its host to run itself. */
+  children?: readonly LeasableChild[];
+  /** Told of each nested render its host ran itself under the lease (`child`: its index in `children`). */
+  ranNested?: (child: number, run: NestedRun) => void;
+  /** A nested render's caller: its host is tried first, so the child is warm there for the caller's next leases. */
+  caller?: Caller;
+}
+
+/** A lease granted to one execution: which of its children, and the lease as the host gets it. */
+interface GrantedLease {
+  /** Indexes in the job's `children`, in the order of the lease's plans. */
+  readonly children: number[];
+  readonly lease: NestedLease;
 }
 
 /** Figures from the hosts' latest reports. */
@@ -123,6 +151,7 @@ export interface SandboxPoolOptions {
 }
 
 interface PoolExecution extends HostExecution {
+  readonly key: string;
   readonly depth: number;
   readonly budget: RequestBudget;
 }
@@ -195,12 +224,15 @@ export class SandboxPool {
         for (const wake of waiting) wake();
       },
       bridge: (host, execution, message) => {
-        const { depth, budget, plugins } = execution as PoolExecution;
-        if (message.op === 'plugin' && !plugins.includes(pluginName(message.payload))) {
+        const { key, depth, budget, plugins } = execution as PoolExecution;
+        // A leased child never calls a plugin: a component that declares any is never leased.
+        if (message.op === 'plugin' && (message.deeper !== undefined || !plugins.includes(pluginName(message.payload)))) {
           host.answerBridge(message.call, JSON.stringify({ ok: false, message: 'The component does not declare this plugin.' }));
           return;
         }
-        this.#options.bridge({ op: message.op, payload: message.payload, depth, budget }).then(
+        const request: BridgeRequest =
+          message.deeper === undefined ? { op: message.op, payload: message.payload, depth, budget, caller: { key, host } } : { op: message.op, payload: message.payload, depth: depth + 1, budget };
+        this.#options.bridge(request).then(
           (answer) => host.answerBridge(message.call, answer),
           (error: unknown) => host.answerBridge(message.call, JSON.stringify({ ok: false, message: error instanceof Error ? error.message : String(error) })),
         );
@@ -263,17 +295,82 @@ export class SandboxPool {
     job.budget.takeSlot();
     try {
       await this.#admit(job, payer);
+      const granted = job.children ? this.#lease(job, payer, job.children) : undefined;
+      const used = new Set<number>();
       try {
-        const answer = await this.#run(job);
+        let runs: NestedRun[] | undefined;
+        const answer = await this.#run(job, granted?.lease, (nested) => (runs = nested));
+        if (runs) this.#settle(job, granted!, runs, used);
         job.budget.chargeAnswer(answer.length, job.depth > 0);
         return answer;
       } finally {
+        if (granted) this.#release(job, payer, granted, used);
         this.#shares.leave(payer);
         this.#componentGates.leave(job.component);
       }
     } finally {
       job.budget.releaseSlot();
     }
+  }
+
+  /**
+   * The children of an execution admitted now, as nested renders are (the child's gate and the
+   * payer's share at once, a slot and an execution of the request's budget), for its host to run
+   * itself; none when none is admitted. Each stays held until the execution's answer.
+   */
+  #lease(job: ExecutionJob, payer: string, children: readonly LeasableChild[]): GrantedLease | undefined {
+    const granted: number[] = [];
+    const plans: NestedPlan[] = [];
+    for (let index = 0; index < children.length; index++) {
+      const { plan, tenant } = children[index]!;
+      if (this.#quarantine.refusal(plan.component, tenant)) continue;
+      try {
+        job.budget.takeSlot();
+      } catch {
+        break;
+      }
+      try {
+        job.budget.charge();
+        this.#componentGates.enterNow(plan.component);
+      } catch {
+        job.budget.refundExecution();
+        job.budget.releaseSlot();
+        continue;
+      }
+      try {
+        this.#shares.enterNow(payer);
+      } catch {
+        this.#componentGates.leave(plan.component);
+        job.budget.refundExecution();
+        job.budget.releaseSlot();
+        continue;
+      }
+      granted.push(index);
+      plans.push({ ...plan, foreign: tenant !== payer });
+    }
+    if (plans.length === 0) return undefined;
+    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, overBudget: job.budget.nestedCharsRefusal } };
+  }
+
+  /** What the host ran under the lease: told to the job, their answers charged to the request. */
+  #settle(job: ExecutionJob, granted: GrantedLease, runs: NestedRun[], used: Set<number>): void {
+    for (const run of runs) {
+      const child = granted.children[run.plan];
+      if (child === undefined || used.has(run.plan)) continue;
+      used.add(run.plan);
+      job.ranNested?.(child, run);
+      job.budget.chargeAnswer(run.chars, true);
+    }
+  }
+
+  /** Frees what the lease held; an execution leased and never run is given back to the request. */
+  #release(job: ExecutionJob, payer: string, granted: GrantedLease, used: Set<number>): void {
+    granted.children.forEach((child, at) => {
+      this.#shares.leave(payer);
+      this.#componentGates.leave(job.children![child]!.plan.component);
+      if (!used.has(at)) job.budget.refundExecution();
+      job.budget.releaseSlot();
+    });
   }
 
   /** Takes the component's slot, then the paying tenant's: at once for a nested render, else in turn (queueing). */
@@ -308,12 +405,12 @@ export class SandboxPool {
     for (const scope of this.#quarantine.record(component, tenant)) this.#options.events.quarantined(tenant, scope);
   }
 
-  async #run(job: ExecutionJob): Promise<string> {
+  async #run(job: ExecutionJob, lease: NestedLease | undefined, ran: (runs: NestedRun[]) => void): Promise<string> {
     const timeoutMs = job.budget.charge();
     let code: ComponentCode | undefined;
     for (;;) {
-      const host = this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
-      const answer = await this.#runOn(host, job, code, timeoutMs);
+      const host = this.#near(job) ?? this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
+      const answer = await this.#runOn(host, job, code, timeoutMs, lease, ran);
       // A host being replaced, which this front had not heard of yet: the same execution, elsewhere.
       if (answer === ELSEWHERE) continue;
       if (answer !== NEED_CODE) return answer;
@@ -324,19 +421,28 @@ export class SandboxPool {
     }
   }
 
-  #runOn(host: SandboxHost, job: ExecutionJob, code: ComponentCode | undefined, timeoutMs: number): Promise<string | typeof ELSEWHERE> {
+  #runOn(
+    host: SandboxHost,
+    job: ExecutionJob,
+    code: ComponentCode | undefined,
+    timeoutMs: number,
+    lease: NestedLease | undefined,
+    ran: (runs: NestedRun[]) => void,
+  ): Promise<string | typeof ELSEWHERE> {
     return new Promise((resolve, reject) => {
       const settled = () => {
         untrack();
         host.releaseIfIdle();
       };
       const execution: PoolExecution = {
+        key: job.key,
         component: job.component,
         plugins: job.plugins,
         depth: job.depth,
         budget: job.budget,
-        resolve: (answer) => {
+        resolve: (answer, nested) => {
           settled();
+          if (nested) ran(nested);
           resolve(answer);
         },
         reject: (error) => {
@@ -346,7 +452,7 @@ export class SandboxPool {
       };
       // Another tenant's request: its cancel must leave this tenant's isolate alone.
       const foreign = job.budget.rootTenant !== undefined && job.budget.rootTenant !== job.tenant;
-      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution);
+      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution, lease);
       const untrack = job.budget.track(() => host.cancel(id, new TesseraError('EXECUTION_CANCELLED')));
     });
   }
@@ -375,6 +481,12 @@ export class SandboxPool {
       if (best === undefined || betterFor(component, host, best)) best = host;
     }
     return best;
+  }
+
+  /** A nested render's caller's host, when it takes executions of the child's component as calmly as its home host would. */
+  #near(job: ExecutionJob): SandboxHost | undefined {
+    const host = job.caller?.host;
+    return host?.state === 'ready' && !host.busyWith(job.component) && host.inflightOf(job.component) < SPREAD_AT ? host : undefined;
   }
 
   /** Whether this front has SPREAD_AT or more executions of the component under way, on any host. */

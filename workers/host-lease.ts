@@ -1,0 +1,73 @@
+import type { ComponentIsolate } from './component-isolate';
+import { localAnswer, localCall } from '../src/pipeline/nested-call';
+import type { NestedLease, NestedPlan, NestedRun } from '../src/sandbox/protocol';
+
+/** A child this host runs for its parent under the parent's lease. */
+export interface LeasedChild {
+  readonly plan: NestedPlan;
+  readonly index: number;
+  readonly input: string;
+  readonly href: string;
+  readonly isolate: ComponentIsolate;
+  /** Its own limit, or what its root request has left when that is less (then its isolate is kept at the end). */
+  readonly timeoutMs: number;
+  readonly started: number;
+}
+
+/**
+ * The nested renders one execution may run on this host without asking the front (protocol.ts,
+ * NestedLease): each plan once, while the root request has time left, a child's answers together
+ * within the request's nested-answer budget. The front holds the slots, counts the executions and
+ * reads what ran when the parent's result comes back.
+ */
+export class HostLease {
+  /** Children running now, by their local execution id. */
+  readonly children = new Map<number, LeasedChild>();
+  readonly #lease: NestedLease;
+  readonly #used: boolean[];
+  readonly #deadline: number;
+  #chars = 0;
+  readonly #runs: NestedRun[] = [];
+
+  /** `deadline`: when the parent's root request runs out of time (performance.now()). */
+  constructor(lease: NestedLease, deadline: number) {
+    this.#lease = lease;
+    this.#used = lease.plans.map(() => false);
+    this.#deadline = deadline;
+  }
+
+  /** The child a call asks for, when the lease covers it and its version is warm here (`warm`); its plan is then used. */
+  take(payload: string, warm: (key: string) => ComponentIsolate | undefined): LeasedChild | undefined {
+    const call = localCall(this.#lease.plans, this.#used, payload);
+    if (!call) return undefined;
+    const plan = this.#lease.plans[call.plan]!;
+    const isolate = warm(plan.key);
+    const left = this.#deadline - performance.now();
+    // Out of time: the front answers the call as it answers any that comes too late.
+    if (!isolate || left <= 0) return undefined;
+    this.#used[call.plan] = true;
+    return { plan, index: call.plan, input: call.input, href: call.href, isolate, timeoutMs: Math.min(plan.timeoutMs, left), started: performance.now() };
+  }
+
+  /** What the parent's call is answered, from the child's answer; the run is counted. */
+  answered(child: LeasedChild, answer: string): string {
+    const ms = performance.now() - child.started;
+    if (this.#chars + answer.length > this.#lease.maxChars) {
+      // Refused as the front refuses it; nothing of it came through, so nothing more is charged.
+      this.#runs.push({ plan: child.index, ms, outcome: 'REQUEST_BUDGET_EXCEEDED', chars: 0 });
+      return JSON.stringify({ ok: false, message: this.#lease.overBudget });
+    }
+    this.#chars += answer.length;
+    const local = localAnswer(child.plan, child.href, answer);
+    this.#runs.push({ plan: child.index, ms, outcome: local.outcome, chars: answer.length });
+    return local.answer;
+  }
+
+  /** The parent ended: children still running count as cancelled (the caller stops them); answers every run. */
+  end(): NestedRun[] | undefined {
+    const now = performance.now();
+    for (const child of this.children.values()) this.#runs.push({ plan: child.index, ms: now - child.started, outcome: 'EXECUTION_CANCELLED', chars: 0 });
+    this.children.clear();
+    return this.#runs.length > 0 ? this.#runs : undefined;
+  }
+}
