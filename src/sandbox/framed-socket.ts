@@ -17,20 +17,23 @@ const BEHIND_BYTES = 1024 * 1024;
 /** Characters of strings in a batch past which it goes as V8's serialization. */
 const LARGE_BATCH_CHARS = 64 * 1024;
 
+/** How deep a small batch's values may nest: a message, a lease, its plans, their parameters, a definition, its enum. */
+const SMALL_DEPTH = 6;
+
 /**
- * Whether a batch is small: its messages' strings add up to less than LARGE_BATCH_CHARS, and none
- * holds more than strings, numbers and booleans (a component's code, a list of keys: rare).
+ * Whether a batch is small: its strings add up to less than LARGE_BATCH_CHARS, and its values nest
+ * no deeper than SMALL_DEPTH (messages hold plain data only: src/sandbox/protocol.ts).
  */
 function isSmall(batch: unknown[]): boolean {
   let chars = 0;
-  for (const message of batch as Array<Record<string, unknown>>) {
-    for (const key in message) {
-      const value = message[key];
-      if (typeof value === 'string') chars += value.length;
-      else if (typeof value === 'object' && value !== null) return false;
-    }
-  }
-  return chars < LARGE_BATCH_CHARS;
+  const fits = (value: unknown, depth: number): boolean => {
+    if (typeof value === 'string') return (chars += value.length) < LARGE_BATCH_CHARS;
+    if (typeof value !== 'object' || value === null) return true;
+    if (depth === SMALL_DEPTH) return false;
+    for (const key in value) if (!fits((value as Record<string, unknown>)[key], depth + 1)) return false;
+    return true;
+  };
+  return fits(batch, 0);
 }
 
 /**
@@ -44,12 +47,21 @@ function isSmall(batch: unknown[]): boolean {
  * them: 5–8 ms against 50 ms for a 10 MB answer full of quotes, time a host's thread owes its
  * other tenants.
  */
-export function frameOf(batch: unknown[]): [head: Buffer, body: Buffer] {
-  const small = isSmall(batch);
-  const body = small ? Buffer.from(JSON.stringify(batch), 'utf8') : serialize(batch);
+export function frameOf(batch: unknown[]): Buffer[] {
+  if (isSmall(batch)) {
+    // One buffer, head and body, for one plain write (a writev of two cost the front more): the body is written straight into it.
+    const json = JSON.stringify(batch);
+    const frame = Buffer.allocUnsafe(HEAD_BYTES + Buffer.byteLength(json, 'utf8'));
+    frame.writeUInt32BE(frame.length - HEAD_BYTES, 0);
+    frame[4] = AS_JSON;
+    frame.write(json, HEAD_BYTES, 'utf8');
+    return [frame];
+  }
+  // A large body is not copied again behind its head.
+  const body = serialize(batch);
   const head = Buffer.allocUnsafe(HEAD_BYTES);
   head.writeUInt32BE(body.length, 0);
-  head[4] = small ? AS_JSON : AS_V8;
+  head[4] = AS_V8;
   return [head, body];
 }
 
@@ -109,11 +121,13 @@ export function framedSocket<In, Out>(socket: Socket, onBatch: (batch: In[]) => 
   });
   return (batch) => {
     if (socket.destroyed) return;
-    const [head, body] = frameOf(batch);
-    socket.cork();
-    socket.write(head);
-    socket.write(body);
-    socket.uncork();
+    const frame = frameOf(batch);
+    if (frame.length === 1) socket.write(frame[0]!);
+    else {
+      socket.cork();
+      for (const chunk of frame) socket.write(chunk);
+      socket.uncork();
+    }
     if (options.stopReadingWhileBehind && socket.writableLength > BEHIND_BYTES && !socket.isPaused()) {
       socket.pause();
       socket.once('drain', () => socket.resume());
