@@ -36,12 +36,12 @@ export class HostLease {
     this.#deadline = deadline;
   }
 
-  /** The child a call asks for, when the lease covers it and its version is warm here (`warm`); its plan is then used. */
-  take(payload: string, warm: (key: string) => ComponentIsolate | undefined): LeasedChild | undefined {
+  /** The child a call asks for, when the lease covers it and its version is warm here and calm (`warm`); its plan is then used. */
+  take(payload: string, warm: (plan: NestedPlan) => ComponentIsolate | undefined): LeasedChild | undefined {
     const call = localCall(this.#lease.plans, this.#used, payload);
     if (!call) return undefined;
     const plan = this.#lease.plans[call.plan]!;
-    const isolate = warm(plan.key);
+    const isolate = warm(plan);
     const left = this.#deadline - performance.now();
     // Out of time: the front answers the call as it answers any that comes too late.
     if (!isolate || left <= 0) return undefined;

@@ -77,14 +77,15 @@ const forward: BridgeForwarder = (local, op, payload) => {
  * parent, and what it spent to the front with its parent's result.
  */
 function runChild(parentLocal: number, lease: HostLease, payload: string): Promise<string> | undefined {
-  const child = lease.take(payload, (key) => warm.ready(key));
+  const child = lease.take(payload, (plan) => (busy.has(plan.component) ? undefined : warm.ready(plan.key)));
   if (!child) return undefined;
   const parent = executions.get(parentLocal)!;
   const local = nextExecution++;
   executions.set(local, { front: parent.front, id: parent.id, isolate: child.isolate, deadline: undefined, lease: undefined, parent: parentLocal });
   lease.children.set(local, child);
   return new Promise((resolve) => {
-    child.isolate.execute(child.plan.key, child.input, local, child.timeoutMs, child.plan.foreign, (answer) => {
+    // A leased child is of the paying tenant's (never foreign): its caller's cancel is its own.
+    child.isolate.execute(child.plan.key, child.input, local, child.timeoutMs, false, (answer) => {
       if (answer === CANCELLED) return; // its parent ended first: nothing waits for it
       executions.delete(local);
       lease.children.delete(local);
@@ -259,10 +260,13 @@ watchMemory(() => warm.isolates(), 2 * limits.memoryMb * 1024 * 1024, limits.hos
 });
 
 let reportedBusy = '';
+/** The components reported busy: a leased child of one goes through the front, which runs it on a host free of it. */
+let busy = new Set<string>();
 setInterval(() => {
   const components = warm.busyComponents(BUSY_MS);
   const key = components.join('\n');
   if (key === reportedBusy) return;
   reportedBusy = key;
+  busy = new Set(components);
   broadcast({ t: 'busy', components });
 }, BUSY_MS);

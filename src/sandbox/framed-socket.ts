@@ -26,10 +26,15 @@ const SMALL_DEPTH = 6;
  */
 function isSmall(batch: unknown[]): boolean {
   let chars = 0;
+  // Strings are counted; the rare object (a lease, a nested report, a component's code) is walked.
   const fits = (value: unknown, depth: number): boolean => {
     if (typeof value === 'string') return (chars += value.length) < LARGE_BATCH_CHARS;
     if (typeof value !== 'object' || value === null) return true;
     if (depth === SMALL_DEPTH) return false;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) if (!fits(value[index], depth + 1)) return false;
+      return true;
+    }
     for (const key in value) if (!fits((value as Record<string, unknown>)[key], depth + 1)) return false;
     return true;
   };

@@ -71,7 +71,7 @@ export interface ExecuteMessage {
  * Nested renders the front admitted ahead for one execution: each plan is a child its component's
  * earlier executions asked for (a name and a version expression as written), resolved by the front,
  * with a slot of the child's gate, of the paying tenant's share and of the request's budget already
- * held. The host runs a call matching a plan itself when the child's version is warm there and its
+ * held: a child of the paying tenant only, so never one its caller's cancel may not discard. The host runs a call matching a plan itself when the child's version is warm there and its
  * parameters are valid; anything else (a call no plan matches, a plan used, invalid parameters, a
  * cold child) goes to the front as before. What ran is reported with the execution's result.
  */
@@ -99,8 +99,6 @@ export interface NestedPlan {
   parameters: Record<string, ParameterDefinition>;
   /** Where its static files are served from, when not under the call's base URL. */
   staticBaseUrl?: string;
-  /** Of another tenant than the request's: its caller's cancel must not discard its isolate. */
-  foreign: boolean;
   /** Its own time limit (the execution time limit). */
   timeoutMs: number;
 }

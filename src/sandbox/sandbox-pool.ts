@@ -59,7 +59,7 @@ export interface Caller {
 
 /** A child an execution's component asked for before, resolved by the front: what a lease of it needs. */
 export interface LeasableChild {
-  plan: Omit<NestedPlan, 'foreign'>;
+  plan: NestedPlan;
   /** The tenant that published it. */
   tenant: string;
 }
@@ -316,14 +316,16 @@ export class SandboxPool {
   /**
    * The children of an execution admitted now, as nested renders are (the child's gate and the
    * payer's share at once, a slot and an execution of the request's budget), for its host to run
-   * itself; none when none is admitted. Each stays held until the execution's answer.
+   * itself; none when none is admitted. Each stays held until the execution's answer, used or not:
+   * so only children of the paying tenant are leased, whose held slots are its own. Another tenant's
+   * component goes through the front, holding its gate only while it runs.
    */
   #lease(job: ExecutionJob, payer: string, children: readonly LeasableChild[]): GrantedLease | undefined {
     const granted: number[] = [];
     const plans: NestedPlan[] = [];
     for (let index = 0; index < children.length; index++) {
       const { plan, tenant } = children[index]!;
-      if (this.#quarantine.refusal(plan.component, tenant)) continue;
+      if (tenant !== payer || this.#quarantine.refusal(plan.component, tenant)) continue;
       try {
         job.budget.takeSlot();
       } catch {
@@ -346,7 +348,7 @@ export class SandboxPool {
         continue;
       }
       granted.push(index);
-      plans.push({ ...plan, foreign: tenant !== payer });
+      plans.push(plan);
     }
     if (plans.length === 0) return undefined;
     return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, overBudget: job.budget.nestedCharsRefusal } };
