@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { NODE_FLAGS } from '../node-flags';
+import { HOST_NODE_FLAGS } from '../node-flags';
 import { framedSocket } from './framed-socket';
 import type { FrontMessage, HostMessage, SandboxLimits } from './protocol';
 
@@ -38,7 +38,7 @@ const CONTROL = new Set<FrontMessage['t']>(['ping', 'drain']);
  */
 export function forkHost(limits: SandboxLimits, address: string): HostLink {
   const child = fork(HOST_FILE, [JSON.stringify(limits), address], {
-    execArgv: [...NODE_FLAGS],
+    execArgv: [...HOST_NODE_FLAGS],
     serialization: 'advanced',
     // stderr is read, and logged by the front with the host's pid, never left to fill its pipe.
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
