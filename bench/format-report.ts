@@ -36,7 +36,14 @@ function cpuPerRequest(result: LoadResult): string {
   return descendants > 0 ? `${micros(own)} + ${micros(descendants)} hosts` : String(micros(own));
 }
 
-export /** The most resident memory of the server and its sandbox hosts together during its rounds. */
+/** A goal's verdict, as the tables write it. */
+export const verdict = (met: boolean) => (met ? 'met' : 'missed');
+
+/** CPU µs per request, the server's own and its hosts' together; Infinity when not measured. */
+const cpuMicros = (result: LoadResult): number =>
+  result.cpuSeconds === undefined || result.requests === 0 ? Infinity : ((result.cpuSeconds.own + result.cpuSeconds.descendants) * 1e6) / result.requests;
+
+/** The most resident memory of the server and its sandbox hosts together during its rounds. */
 const peakRss = (result: LoadResult) => (result.peakRssBytes === undefined ? '' : `${megabytes(result.peakRssBytes)} MB`);
 
 export function formatMethod(machine: Machine, settings: BenchSettings, notes: string[]): string {
@@ -61,6 +68,8 @@ function throughputLine(row: ThroughputRow): string {
   const target = [
     row.target === undefined ? '' : `≥ ${row.target.toFixed(2)} ${ratio !== undefined && ratio >= row.target ? 'met' : 'missed'}`,
     row.p99Target === undefined ? '' : `p99 ≤ ${row.p99Target}× ${p99Ratio !== undefined && p99Ratio <= row.p99Target ? 'met' : 'missed'} (${p99Ratio?.toFixed(1)}×)`,
+    row.cpuTarget === undefined ? '' : `CPU ≤ ${row.cpuTarget} µs ${verdict(cpuMicros(result) <= row.cpuTarget)} (${Math.round(cpuMicros(result))} µs)`,
+    row.rssTarget === undefined || reference === undefined ? '' : `peak RSS ≤ its ${verdict((result.peakRssBytes ?? Infinity) <= (reference.result.peakRssBytes ?? 0))}`,
   ]
     .filter(Boolean)
     .join('; ');

@@ -33,6 +33,10 @@ export interface ThroughputRow {
   target?: number;
   /** The most the registry's p99 may be, as a multiple of the reference's p99. */
   p99Target?: number;
+  /** The most CPU (µs, front and sandbox hosts together) one request may cost the registry. */
+  cpuTarget?: number;
+  /** The registry's peak RSS under the load may be at most the reference's. */
+  rssTarget?: 'at most the reference';
   /** Why the scenario did not run. */
   skipped?: string;
 }
@@ -141,7 +145,7 @@ async function compareWithBaseline(
   registry: LoadedServer,
   request: BenchRequest,
   registryBody: string,
-  targets: Pick<ThroughputRow, 'target' | 'p99Target'>,
+  targets: Pick<ThroughputRow, 'target' | 'p99Target' | 'cpuTarget'>,
 ): Promise<ThroughputRow> {
   const baseline = await startBaselineServer({ body: registryBody });
   try {
@@ -165,9 +169,10 @@ export function baselineScenario(options: {
   note: string;
   target?: number;
   p99Target?: number;
+  cpuTarget?: number;
   problem?: (text: string) => string | undefined;
 }): Scenario {
-  const { name, request, note, target, p99Target } = options;
+  const { name, request, note, target, p99Target, cpuTarget } = options;
   return {
     name,
     usesSharedRegistry: true,
@@ -176,7 +181,7 @@ export function baselineScenario(options: {
       const answer = await probe(registry.url, request);
       const problem = probeProblem(request, answer) ?? options.problem?.(answer.text);
       if (problem) return { rows: [{ scenario: name, skipped: problem }], notes: [note] };
-      return { rows: [await compareWithBaseline(env.settings, name, registry, request, answer.text, { target, p99Target })], notes: [note] };
+      return { rows: [await compareWithBaseline(env.settings, name, registry, request, answer.text, { target, p99Target, cpuTarget })], notes: [note] };
     },
   };
 }

@@ -62,7 +62,7 @@ async function compareWithOc(settings: BenchSettings, comparison: Comparison, te
   ]);
   if (problem) return { scenario, skipped: problem };
   const { subject, reference, roundRatios } = await compareInRounds({ ...settings, connections: comparison.connections ?? settings.connections }, tessera, oc, request);
-  return { scenario, result: subject, reference: { label: OC_LABEL, result: reference, roundRatios }, target };
+  return { scenario, result: subject, reference: { label: OC_LABEL, result: reference, roundRatios }, target, rssTarget: 'at most the reference' };
 }
 
 /** The same rendered GET and batch on the shared registry and on a real OC registry, in alternating rounds. */

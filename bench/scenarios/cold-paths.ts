@@ -9,7 +9,7 @@ import { packageComponent } from '../../src/packager/package-component';
 import { uploadPackage } from '../../src/cli/upload-package';
 import { DEMO_COMPONENTS_DIR } from '../../src/demo/publish-demo-components';
 import { benchComponent, generateVersions, REPO_ROOT, temporaryFolder } from '../bench-storage';
-import { megabytes } from '../format-report';
+import { megabytes, verdict } from '../format-report';
 import { median } from '../load';
 import { processTreeMemory } from '../process-tree';
 import { probe, type Scenario } from '../scenario';
@@ -32,7 +32,6 @@ const STOP_GRACE_MS = 10_000;
 const GOALS = { startMs: 3000, firstRenderMs: 50, idleBytes: 150 * 2 ** 20 };
 
 const milliseconds = (ms: number) => `${ms.toFixed(1)} ms`;
-const verdict = (met: boolean) => (met ? 'met' : 'missed');
 
 interface StartedCli {
   url: string;
