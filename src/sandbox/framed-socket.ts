@@ -17,8 +17,11 @@ const BEHIND_BYTES = 1024 * 1024;
 /** Characters of strings in a batch past which it goes as V8's serialization. */
 const LARGE_BATCH_CHARS = 64 * 1024;
 
-/** How deep a small batch's values may nest: a message, a lease, its plans, their parameters, a definition, its enum. */
-const SMALL_DEPTH = 6;
+/**
+ * How deep a small batch's objects may nest: the batch, a message, its lease, the plans, a plan, its
+ * parameters, a definition, its enum (protocol.ts, NestedLease).
+ */
+const SMALL_DEPTH = 8;
 
 /**
  * Whether a batch is small: its strings add up to less than LARGE_BATCH_CHARS, and its values nest
