@@ -28,20 +28,25 @@ const SMALL_DEPTH = 8;
  * no deeper than SMALL_DEPTH (messages hold plain data only: src/sandbox/protocol.ts).
  */
 function isSmall(batch: unknown[]): boolean {
-  let chars = 0;
-  // Strings are counted; the rare object (a lease, a nested report, a component's code) is walked.
-  const fits = (value: unknown, depth: number): boolean => {
-    if (typeof value === 'string') return (chars += value.length) < LARGE_BATCH_CHARS;
-    if (typeof value !== 'object' || value === null) return true;
-    if (depth === SMALL_DEPTH) return false;
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) if (!fits(value[index], depth + 1)) return false;
-      return true;
-    }
-    for (const key in value) if (!fits((value as Record<string, unknown>)[key], depth + 1)) return false;
+  counted = 0;
+  for (let index = 0; index < batch.length; index++) if (!fits(batch[index], 1)) return false;
+  return true;
+}
+
+/** Characters of strings counted so far by the batch `isSmall` walks (one walk at a time: a thread runs one). */
+let counted = 0;
+
+/** Whether a value's strings still leave the batch small; the rare object (a lease, a nested report, code) is walked. */
+function fits(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return (counted += value.length) < LARGE_BATCH_CHARS;
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth === SMALL_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!fits(value[index], depth + 1)) return false;
     return true;
-  };
-  return fits(batch, 0);
+  }
+  for (const key in value) if (!fits((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
 }
 
 /**

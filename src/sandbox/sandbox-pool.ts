@@ -92,6 +92,10 @@ interface GrantedLease {
   /** Indexes in the job's `children`, in the order of the lease's plans. */
   readonly children: number[];
   readonly lease: NestedLease;
+  /** What the host ran under it, as reported with the execution's result. */
+  runs?: NestedRun[];
+  /** The plans it ran (their executions stay counted). */
+  readonly used: Set<number>;
 }
 
 /** Figures from the hosts' latest reports. */
@@ -296,15 +300,13 @@ export class SandboxPool {
     try {
       await this.#admit(job, payer);
       const granted = job.children ? this.#lease(job, payer, job.children) : undefined;
-      const used = new Set<number>();
       try {
-        let runs: NestedRun[] | undefined;
-        const answer = await this.#run(job, granted?.lease, (nested) => (runs = nested));
-        if (runs) this.#settle(job, granted!, runs, used);
+        const answer = await this.#run(job, granted);
+        if (granted?.runs) this.#settle(job, granted, granted.runs);
         job.budget.chargeAnswer(answer.length, job.depth > 0);
         return answer;
       } finally {
-        if (granted) this.#release(job, payer, granted, used);
+        if (granted) this.#release(job, payer, granted);
         this.#shares.leave(payer);
         this.#componentGates.leave(job.component);
       }
@@ -351,11 +353,12 @@ export class SandboxPool {
       plans.push(plan);
     }
     if (plans.length === 0) return undefined;
-    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, overBudget: job.budget.nestedCharsRefusal } };
+    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, overBudget: job.budget.nestedCharsRefusal }, used: new Set() };
   }
 
   /** What the host ran under the lease: told to the job, their answers charged to the request. */
-  #settle(job: ExecutionJob, granted: GrantedLease, runs: NestedRun[], used: Set<number>): void {
+  #settle(job: ExecutionJob, granted: GrantedLease, runs: NestedRun[]): void {
+    const used = granted.used;
     for (const run of runs) {
       const child = granted.children[run.plan];
       if (child === undefined || used.has(run.plan)) continue;
@@ -366,11 +369,11 @@ export class SandboxPool {
   }
 
   /** Frees what the lease held; an execution leased and never run is given back to the request. */
-  #release(job: ExecutionJob, payer: string, granted: GrantedLease, used: Set<number>): void {
+  #release(job: ExecutionJob, payer: string, granted: GrantedLease): void {
     granted.children.forEach((child, at) => {
       this.#shares.leave(payer);
       this.#componentGates.leave(job.children![child]!.plan.component);
-      if (!used.has(at)) job.budget.refundExecution();
+      if (!granted.used.has(at)) job.budget.refundExecution();
       job.budget.releaseSlot();
     });
   }
@@ -407,12 +410,12 @@ export class SandboxPool {
     for (const scope of this.#quarantine.record(component, tenant)) this.#options.events.quarantined(tenant, scope);
   }
 
-  async #run(job: ExecutionJob, lease: NestedLease | undefined, ran: (runs: NestedRun[]) => void): Promise<string> {
+  async #run(job: ExecutionJob, granted: GrantedLease | undefined): Promise<string> {
     const timeoutMs = job.budget.charge();
     let code: ComponentCode | undefined;
     for (;;) {
       const host = this.#near(job) ?? this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
-      const answer = await this.#runOn(host, job, code, timeoutMs, lease, ran);
+      const answer = await this.#runOn(host, job, code, timeoutMs, granted);
       // A host being replaced, which this front had not heard of yet: the same execution, elsewhere.
       if (answer === ELSEWHERE) continue;
       if (answer !== NEED_CODE) return answer;
@@ -428,8 +431,7 @@ export class SandboxPool {
     job: ExecutionJob,
     code: ComponentCode | undefined,
     timeoutMs: number,
-    lease: NestedLease | undefined,
-    ran: (runs: NestedRun[]) => void,
+    granted: GrantedLease | undefined,
   ): Promise<string | typeof ELSEWHERE> {
     return new Promise((resolve, reject) => {
       const settled = () => {
@@ -444,7 +446,7 @@ export class SandboxPool {
         budget: job.budget,
         resolve: (answer, nested) => {
           settled();
-          if (nested) ran(nested);
+          if (nested && granted) granted.runs = nested;
           resolve(answer);
         },
         reject: (error) => {
@@ -454,7 +456,7 @@ export class SandboxPool {
       };
       // Another tenant's request: its cancel must leave this tenant's isolate alone.
       const foreign = job.budget.rootTenant !== undefined && job.budget.rootTenant !== job.tenant;
-      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution, lease);
+      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution, granted?.lease);
       const untrack = job.budget.track(() => host.cancel(id, new TesseraError('EXECUTION_CANCELLED')));
     });
   }
