@@ -96,10 +96,8 @@ function validParameters(definitions: Record<string, ParameterDefinition>, given
     if (definition && (typeof coerced !== definition.type || (definition.enum && !definition.enum.includes(coerced as never)))) return undefined;
     params[name] = coerced;
   }
-  for (const [name, definition] of Object.entries(definitions)) {
-    if (name in params) continue;
-    if (definition.mandatory === true) return undefined;
-  }
+  // `required` is an own property to ajv; a default is added, as the front adds it, unless `in` finds the name.
+  for (const [name, definition] of Object.entries(definitions)) if (definition.mandatory === true && !Object.hasOwn(params, name)) return undefined;
   for (const [name, definition] of Object.entries(definitions)) if (definition.default !== undefined && !(name in params)) params[name] = definition.default;
   return params;
 }

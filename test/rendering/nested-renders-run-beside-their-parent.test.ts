@@ -1,5 +1,7 @@
 import t from 'tap';
 import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { localCall } from '../../src/pipeline/nested-call';
+import type { NestedPlan } from '../../src/sandbox/protocol';
 import { parseMetrics, valueOf } from '../sandbox/parse-metrics';
 
 // A child a parent asked for once through the front is leased with the parent's next executions:
@@ -57,4 +59,30 @@ t.test('what each call shows: the lease covers valid parameters; the front answe
   t.equal(await html('failing'), '<section>Error(Component "leased-child" failed: Unlucky)</section>');
   await html('empty');
   t.match(await html('empty'), /^<section><oc-component href="[^"]+\/leased-child\?times=0&amp;who=world&amp;loud=false" [^>]+><script>[^<]+<\/script><\/oc-component><\/section>$/, 'a null model renders nothing inside the wrapper');
+});
+
+// What the front would refuse, a host never runs itself: it leaves the call to the front, which answers its error.
+t.test('a host runs a leased call itself only with parameters the front would accept', async (t) => {
+  const plan: NestedPlan = {
+    name: 'child',
+    requested: '',
+    version: '1.0.0',
+    key: 'child@1.0.0#k',
+    component: 'child',
+    templateKey: 'k',
+    container: true,
+    renderInfo: false,
+    // Read as a descriptor is: TypeScript takes a literal `constructor` key for the object's own.
+    parameters: JSON.parse('{"constructor":{"type":"string","mandatory":true},"size":{"type":"number","default":2}}') as NestedPlan['parameters'],
+    timeoutMs: 5000,
+  };
+  const call = (parameters: unknown, extra: Record<string, unknown> = {}) => localCall([plan], [false], JSON.stringify({ name: 'child', parameters, baseUrl: 'http://r/', ...extra }));
+  t.equal(call({}), undefined, 'a mandatory parameter missing, even one named like a property of every object');
+  t.equal(call({ constructor: 'x', size: 'big' }), undefined, 'a number that is not one');
+  t.equal(call({ constructor: 'x', size: null }), undefined, 'a value that is not single');
+  t.equal(call({ constructor: 'x' }, { version: '1.x' }), undefined, 'a version expression the plan was not made for');
+  t.equal(localCall([plan], [true], JSON.stringify({ name: 'child', parameters: { constructor: 'x' }, baseUrl: 'http://r/' })), undefined, 'a plan already used');
+  const valid = call({ constructor: 'x', size: '3', other: true });
+  t.equal(valid?.href, 'http://r/child?constructor=x&size=3&other=true');
+  t.same(JSON.parse(valid!.input).params, { constructor: 'x', size: 3, other: true });
 });
