@@ -1,5 +1,16 @@
+import { assertPortIsFree } from '../front/port-is-free';
 import type { Registry } from '../registry';
 import { CliError } from './command';
+
+const portInUse = (port: number): CliError => new CliError(`Port ${port} is in use; choose another with --port, e.g. --port ${port + 1}.`);
+
+/** Fails as a taken port does at listen, before the registry starts its sandbox hosts (or dev its builds). */
+export async function assertPortAvailable(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await assertPortIsFree(port, host).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EADDRINUSE' ? portInUse(port) : error;
+  });
+}
 
 /**
  * Starts serving and stops once on SIGINT or SIGTERM (Ctrl-C arrives twice when the command runs
@@ -14,7 +25,7 @@ export async function serveUntilSignal(registry: Registry, port: number, cleanup
     // A taken port must end the process, not leave the sandbox hosts running.
     await registry.close();
     await cleanup();
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`Port ${port} is in use; choose another with --port, e.g. --port ${port + 1}.`);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw portInUse(port);
     throw error;
   }
   let stopping = false;

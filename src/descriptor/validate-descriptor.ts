@@ -1,13 +1,12 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { valid as semverValid } from 'semver';
-import { PATTERNS, RESERVED_NAMES, descriptorSchema } from './descriptor-schema';
+import { PATTERNS, RESERVED_NAMES } from './descriptor-schema';
 import type { SourceDescriptor } from './descriptor-types';
+import { descriptorValidator } from './descriptor-validator';
 
 export type DescriptorValidation = { ok: true; descriptor: SourceDescriptor } | { ok: false; problems: string[] };
 
-// Union types are needed for parameter default/enum values (string|boolean|number).
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const checkSchema = ajv.compile<SourceDescriptor>(descriptorSchema);
+const checkSchema = descriptorValidator();
 
 const PATTERN_MESSAGES: Record<string, string> = Object.fromEntries(
   Object.values(PATTERNS).map((p) => [p.source, p.message]),

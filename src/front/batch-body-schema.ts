@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { compileOnFirstUse } from './compile-on-first-use';
 
 /** `POST /` body (decisions §5); other fields are ignored. */
 export const BATCH_BODY_SCHEMA = {
@@ -32,4 +33,4 @@ export interface BatchBody {
 // fastify's default validator coerces types (a number name would become a string); a batch is taken as sent.
 const ajv = new Ajv({ strict: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
 
-export const strictBatchValidator: FastifySchemaCompiler<unknown> = ({ schema }) => ajv.compile(schema as object);
+export const strictBatchValidator: FastifySchemaCompiler<unknown> = ({ schema }) => compileOnFirstUse(ajv, schema as object);

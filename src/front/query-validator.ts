@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { compileOnFirstUse } from './compile-on-first-use';
 
 /**
  * Validates a route's query string against its schema, numbers and booleans read from their text.
@@ -9,4 +10,4 @@ import type { FastifySchemaCompiler } from 'fastify';
  */
 const ajv = new Ajv({ strict: true, coerceTypes: true, useDefaults: false, removeAdditional: false });
 
-export const queryValidator: FastifySchemaCompiler<unknown> = ({ schema }) => ajv.compile(schema as object);
+export const queryValidator: FastifySchemaCompiler<unknown> = ({ schema }) => compileOnFirstUse(ajv, schema as object);

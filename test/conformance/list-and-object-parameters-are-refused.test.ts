@@ -1,11 +1,14 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request } from '../helpers/start-registry';
 import { postJson } from '../rendering/post-json';
 
 const invalid = (error: string, parameters: object[]) => ({ code: 'NOT_VALID_REQUEST', error, name: 'core-params', requestVersion: '', details: { parameters } });
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('core-params')]);
+
 t.test('batch parameters that are lists, objects or null are NOT_VALID_REQUEST, declared or not', async (t) => {
-  const { url } = await startRegistry(t, [fixture('core-params')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await postJson(url, {
     parameters: { tags: ['a', 'b'] },
     components: [
@@ -41,7 +44,7 @@ t.test('batch parameters that are lists, objects or null are NOT_VALID_REQUEST, 
 });
 
 t.test('a query parameter given twice is refused instead of collapsing to one value', async (t) => {
-  const { url } = await startRegistry(t, [fixture('core-params')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await request(`${url}core-params?city=Lisbon&city=Porto`);
   t.equal(status, 400);
   t.strictSame(body, invalid('Parameter "city" must be a single string, given once.', [{ name: 'city', problem: 'wrong type' }]));

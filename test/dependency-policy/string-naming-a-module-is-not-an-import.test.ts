@@ -1,3 +1,4 @@
+import '../helpers/isolated-vm-in-this-process';
 import t from 'tap';
 import { packageComponent } from '../../src/packager/package-component';
 import { packTarball } from '../../src/packager/pack-tarball';

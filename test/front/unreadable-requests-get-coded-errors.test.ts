@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import t from 'tap';
-import { startRegistry } from '../helpers/start-registry';
+import { registryOfTheFile, startRegistry } from '../helpers/start-registry';
 
 /** Sends raw bytes on a new connection; answers everything the registry wrote before closing it. */
 function exchange(url: string, raw: string): Promise<string> {
@@ -18,9 +18,12 @@ function exchange(url: string, raw: string): Promise<string> {
 const statusLine = (answer: string) => answer.split('\r\n')[0];
 const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([]);
+
 // Refused before any route runs, by the router or by Node's HTTP parser: still the §2 body, with a code.
 t.test('requests the router or the HTTP parser cannot read get the coded error body', async (t) => {
-  const { url } = await startRegistry(t, []);
+  const { url } = await sharedRegistry();
   const get = (target: string, headers = '') => exchange(url, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers}\r\n`);
 
   const badEncoding = await get('/hello-world/%');
@@ -50,7 +53,7 @@ t.test('a URL the router cannot read is answered with the CORS headers of the or
   const ask = (url: string, origin: string) =>
     exchange(url, `GET /hello-world/% HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nOrigin: ${origin}\r\n\r\n`);
 
-  const open = await startRegistry(t, []);
+  const open = await sharedRegistry();
   const anyOrigin = await ask(open.url, 'https://shop.example');
   t.equal(statusLine(anyOrigin), 'HTTP/1.1 400 Bad Request');
   t.match(headersOf(anyOrigin), /\r\naccess-control-allow-origin: \*\r\n/);

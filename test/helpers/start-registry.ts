@@ -90,6 +90,16 @@ export async function startRegistry(
 }
 
 /**
+ * One registry for the tests of a file that only read from it (each request stands alone: no test
+ * publishes, counts or breaks anything another one sees), started at the first call and closed when
+ * the file's tests end: each registry of its own costs a sandbox host's start and its builds.
+ */
+export function registryOfTheFile(components: Array<string | TenantComponent>, configure?: (config: RegistryConfig) => void): () => Promise<StartedRegistry> {
+  let started: Promise<StartedRegistry> | undefined;
+  return () => (started ??= startRegistry(tap, components, configure));
+}
+
+/**
  * The pool as deployed on a small machine: what one host does to its isolates (a spin, a recycle, a
  * lost isolate) must leave the requests routed to the other one unharmed.
  */

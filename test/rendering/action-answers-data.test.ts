@@ -1,11 +1,14 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request } from '../helpers/start-registry';
 import { postJson } from './post-json';
 
 const AUTH = { authorization: 'Bearer letmein' };
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('rendering-actions')]);
+
 t.test("POST /~actions/:action/:name answers the unrendered shape with the action's result as data", async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await postJson(`${url}~actions/double/rendering-actions`, { amount: 21 }, AUTH);
   t.equal(status, 200);
   t.strictSame(body, {
@@ -23,7 +26,7 @@ t.test("POST /~actions/:action/:name answers the unrendered shape with the actio
 });
 
 t.test('POST /~actions/:action/:name/:version resolves the version; string parameters are coerced like a query', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await postJson(`${url}~actions/double/rendering-actions/1.x`, { amount: '2.5', currency: 'USD' }, AUTH);
   t.equal(status, 200);
   t.equal(body.requestVersion, '1.x');
@@ -32,7 +35,7 @@ t.test('POST /~actions/:action/:name/:version resolves the version; string param
 });
 
 t.test('an action returning nothing answers data: null; no body means no parameters', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await request(`${url}~actions/nothing/rendering-actions`, { method: 'POST', headers: AUTH });
   t.equal(status, 200);
   t.equal(body.data, null);

@@ -1,11 +1,14 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request } from '../helpers/start-registry';
 import { postJson } from './post-json';
 
 const AUTH = { authorization: 'Bearer letmein' };
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('rendering-actions')]);
+
 t.test("an action's parameters are validated like a GET's", async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await postJson(`${url}~actions/double/rendering-actions`, { amount: 'lots', currency: 'GBP' }, AUTH);
   t.equal(status, 400);
   t.same(body, {
@@ -23,7 +26,7 @@ t.test("an action's parameters are validated like a GET's", async (t) => {
 });
 
 t.test('an action body that is not a JSON object is POST_BODY_NOT_VALID', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-actions')]);
+  const { url } = await sharedRegistry();
   const broken = await postJson(`${url}~actions/double/rendering-actions`, '{"amount": ', AUTH);
   t.equal(broken.status, 400);
   t.same(broken.body, {

@@ -1,18 +1,21 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request, startRegistry } from '../helpers/start-registry';
 import { postJson } from './post-json';
 
 const notValid = (error: string) => ({ code: 'POST_BODY_NOT_VALID', error, name: '', requestVersion: '' });
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('rendering-child')]);
+
 t.test('a batch of no components answers an empty array', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-child')]);
+  const { url } = await sharedRegistry();
   const { status, text } = await postJson(url, { components: [] });
   t.equal(status, 200);
   t.equal(text, '[]');
 });
 
 t.test('a __proto__ or constructor.prototype key of a body is dropped, never inherited from', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-child')]);
+  const { url } = await sharedRegistry();
   const body = '{"__proto__":{"components":[{"name":"nope"}]},"constructor":{"prototype":{"polluted":true}},"components":[{"name":"rendering-child","parameters":{"__proto__":{"who":"Eve"}}}]}';
   const answer = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   t.equal(answer.status, 200);

@@ -1,6 +1,9 @@
 import t from 'tap';
-import { fixture, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, startRegistry } from '../helpers/start-registry';
 import { postJson } from './post-json';
+
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('rendering-headers')]);
 
 t.test("items carry the headers their server logic set; the HTTP response gets none of them in a batch of several", async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-headers'), fixture('rendering-child')]);
@@ -23,7 +26,7 @@ t.test("items carry the headers their server logic set; the HTTP response gets n
 });
 
 t.test('a one-item batch puts its headers and cookies on the HTTP response', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-headers')]);
+  const { url } = await sharedRegistry();
   const headersItem = await postJson(url, { components: [{ name: 'rendering-headers', parameters: { case: 'headers' } }] });
   t.equal(headersItem.headers.get('x-served-by'), 'rendering-headers');
   t.equal(headersItem.headers.get('cache-control'), 'max-age=60');
@@ -38,7 +41,7 @@ t.test('a one-item batch puts its headers and cookies on the HTTP response', asy
 });
 
 t.test('a failed one-item batch sets no component header', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-headers')]);
+  const { url } = await sharedRegistry();
   const { status, headers, body } = await postJson(url, { components: [{ name: 'rendering-headers', parameters: { case: 'connection' } }] });
   t.equal(status, 200);
   t.equal(body[0].status, 500);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request } from '../helpers/start-registry';
 
 const COMPONENTS = [fixture('rendering-child'), fixture('rendering-child-v2'), fixture('rendering-nested-parent')];
 
@@ -32,13 +32,16 @@ async function checkCases(t: Assert, url: string, round = ''): Promise<void> {
   }
 }
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile(COMPONENTS);
+
 t.test('ctx.renderComponent renders another component of the registry', async (t) => {
-  const { url } = await startRegistry(t, COMPONENTS);
+  const { url } = await sharedRegistry();
   await checkCases(t, url);
 });
 
 t.test('the whole parent response', async (t) => {
-  const { url } = await startRegistry(t, COMPONENTS);
+  const { url } = await sharedRegistry();
   const { status, body } = await request(`${url}rendering-nested-parent?case=promise`);
   t.equal(status, 200);
   t.same(body, {

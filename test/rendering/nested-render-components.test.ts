@@ -1,10 +1,13 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request } from '../helpers/start-registry';
 
 const COMPONENTS = [fixture('rendering-child'), fixture('rendering-child-v2'), fixture('rendering-nested-parent')];
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile(COMPONENTS);
+
 t.test('ctx.renderComponents: global parameters under each own, a failed child is an Error while the others stay strings', async (t) => {
-  const { url } = await startRegistry(t, COMPONENTS);
+  const { url } = await sharedRegistry();
   const { status, body } = await request(`${url}rendering-nested-parent?case=many`, { headers: { 'x-trace': 'parent' } });
   t.equal(status, 200);
   t.equal(
@@ -21,7 +24,7 @@ t.test('ctx.renderComponents: global parameters under each own, a failed child i
 });
 
 t.test('ctx.renderComponents returns a promise without callback and forwards options.headers', async (t) => {
-  const { url } = await startRegistry(t, COMPONENTS);
+  const { url } = await sharedRegistry();
   const { status, body } = await request(`${url}rendering-nested-parent?case=many-promise`);
   t.equal(status, 200);
   t.equal(body.html, '<section><i>v2 {} trace=shared</i> | <i>v1 {} trace=shared</i></section>');

@@ -23,6 +23,9 @@ async function underWayAtOnce(t: Parameters<typeof startRegistry>[0], count: num
   return (await Promise.all(answers)).map((answer) => answer.body.code as string);
 }
 
+// Each test waits out its executions' limit on a registry of its own, mostly idle: both at once.
+t.jobs = 2;
+
 t.test('a component with fewer than 32 executions under way runs on its home host only', async (t) => {
   const codes = await underWayAtOnce(t, 24, async ({ registry }) => {
     await warmIsolates(registry, 1);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fixture, request, startRegistry, TWO_HOSTS, type StartedRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request, type StartedRegistry, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, hostileBesideBystander } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
 
@@ -14,6 +14,9 @@ const MISSING_X = {
 
 const rendersOf = async (started: StartedRegistry, outcome: string): Promise<number> =>
   valueOf(parseMetrics((await request(`${started.url}metrics`)).text), 'tessera_renders_total', { component: NAME, version: '1.0.0', tenant: 'default', outcome });
+
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture(NAME), BYSTANDER], TWO_HOSTS);
 
 t.test("a registry error the component catches keeps its own code and details, whatever the component writes on it", async (t) => {
   const started = await startRegistry(t, [fixture(NAME), BYSTANDER], (config) => {
@@ -34,7 +37,7 @@ t.test("a registry error the component catches keeps its own code and details, w
 });
 
 t.test("a failure's message and details are bounded: a module name of 5 MB crosses as 256 characters", async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   const name = `${'y'.repeat(256)}…`;
   await hostileBesideBystander(t, started, `${NAME}?attack=long-name`, {
     status: 501,
@@ -67,7 +70,7 @@ t.test('a failure larger than the result limit is refused like a result', async 
 });
 
 t.test('a thrown value that throws on every read still answers at once: GENERIC_ERROR', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   await hostileBesideBystander(t, started, `${NAME}?attack=unreadable`, {
     status: 500,
     body: { code: 'GENERIC_ERROR', error: `Component "${NAME}" failed: The component threw a value that cannot be read.`, name: NAME, requestVersion: '' },

@@ -4,6 +4,9 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { hostsResidentBytes, until, hostsUp } from './wait-for';
 
+// Each test waits for its own registry's hosts (a recycle, heartbeats): both at once.
+t.jobs = 2;
+
 t.test('a host past hostMemoryMb is drained and replaced; its requests are answered', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-intl-hoard'), BYSTANDER], (config) => {
     config.limits.sandboxHosts = 1;

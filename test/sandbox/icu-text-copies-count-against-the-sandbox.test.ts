@@ -8,6 +8,9 @@ const HOARD = 'hostile-icu-hoard';
 const SEGMENTED_TOO_MUCH = "The component segmented more text than its sandbox may hold outside its memory limit (2000 Intl objects' worth).";
 const SLOW_LOOKUP = { name: 'lookup', description: 'answers after a while', func: () => new Promise((resolve) => setTimeout(() => resolve(42), 1500)) };
 
+// Each test waits on its own registry (the second on a plugin's 1.5 s sleeps): both at once.
+t.jobs = 2;
+
 // ICU keeps a copy of every text a segmenter (or V8's older break iterator) is given, outside the
 // heap, where neither the memory limit nor the heap statistics see it: 24 requests kept ~1.8 GB
 // with 200 answers, past the host's limit. A segmented text now counts toward the Intl budget by

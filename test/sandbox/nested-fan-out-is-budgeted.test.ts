@@ -1,12 +1,15 @@
 import t from 'tap';
-import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { parseMetrics, valueOf } from './parse-metrics';
 import { BYSTANDER, bystanderRenders } from './bystander';
 
 const NAME = 'hostile-fan-out';
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture(NAME), BYSTANDER], TWO_HOSTS);
+
 t.test('one renderComponents call takes at most maxBatchSize components', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   const { status, body } = await request(`${started.url}${NAME}?shape=wide`);
   t.equal(status, 500);
   t.same(body, { code: 'GENERIC_ERROR', error: `Component "${NAME}" failed: renderComponents takes at most 50 components.`, name: NAME, requestVersion: '' });
@@ -37,7 +40,7 @@ t.test('a request runs at most maxExecutionsPerRequest executions across all its
 // held hundreds of MB in the host and the front and stalled every tenant for seconds. Only the first
 // maxExecutionsPerRequest of an execution leave its isolate.
 t.test('an execution asks for at most maxExecutionsPerRequest nested renders, rendered or not', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   const refused = 'A component may ask for at most 100 nested renders in one execution.';
   const notPublished = 'Component "no-such-component" is not published on this registry.';
   for (const shape of ['flood', 'loop']) {

@@ -6,6 +6,9 @@ import { parseMetrics } from './parse-metrics';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Each test waits for its own registry's hosts to settle: all at once.
+t.jobs = 3;
+
 t.test('loops waiting on nested renders that settle after the answer never run', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-orphan-loop'), BYSTANDER], TWO_HOSTS);
   await hostsUp(started.registry, 2);

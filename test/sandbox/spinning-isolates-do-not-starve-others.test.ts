@@ -12,8 +12,9 @@ const SPINNERS = POOL_THREADS + 3;
 t.test('more spinning isolates than sandbox threads do not starve other components', async (t) => {
   const started = await startRegistry(t, [BYSTANDER], (config) => {
     config.limits.sandboxHosts = 2;
-    // Warm isolates are reported every half second; the spinners outlast three bystander renders on a busy machine.
-    config.limits.executionTimeoutMs = 5000;
+    // Warm isolates are reported every half second; the spinners outlast three bystander renders on a
+    // busy machine (about 1.1 s from the spin's start beside a busy loop on each CPU), and spin on every CPU till then.
+    config.limits.executionTimeoutMs = 3000;
   });
   // The same spinning code under several component names: each component is an isolate of its own
   // (the versions of one component would share one).

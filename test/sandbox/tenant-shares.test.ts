@@ -11,8 +11,15 @@ const settled = async (promise: Promise<void>): Promise<boolean> => {
   await new Promise((resolve) => setImmediate(resolve));
   return done;
 };
-/** A wait the test leaves behind: its rejection at the end of its bound is expected. */
-const left = (promise: Promise<void> | undefined) => void promise?.catch(() => {});
+/**
+ * Frees every held slot in turn, each going to a waiter, until none is held: the waits a test leaves
+ * behind end now, instead of holding the test's process until their bound.
+ */
+const endWaits = (shares: TenantShares): void => {
+  for (let held = [...shares.held()]; held.length > 0; held = [...shares.held()]) {
+    for (const [tenant, slots] of held) for (let slot = 0; slot < slots; slot++) shares.leave(tenant);
+  }
+};
 
 t.test('an idle pool lets one tenant take every slot; another tenant then starts at once, up to its share', async (t) => {
   const shares = new TenantShares(4, 10, 2, () => 1);
@@ -50,7 +57,8 @@ t.test('a freed slot goes to the waiting tenant holding the fewest slots for its
   shares.leave('a');
   t.ok(await settled(aWaits), 'a holds none now, b one: a goes first, though b waited longer');
   t.notOk(await settled(bWaits));
-  left(bWaits);
+  endWaits(shares);
+  await bWaits;
 });
 
 t.test("weights set each tenant's share", async (t) => {
@@ -58,12 +66,14 @@ t.test("weights set each tenant's share", async (t) => {
   for (let slot = 0; slot < 6; slot++) t.equal(shares.enter('search', WAIT_MS), undefined);
   // checkout weighs 2 of 3: its share is 4 of the 6 slots.
   for (let slot = 0; slot < 4; slot++) t.equal(shares.enter('checkout', WAIT_MS), undefined, `checkout slot ${slot + 1} within its share`);
-  left(shares.enter('checkout', WAIT_MS));
+  const fifth = shares.enter('checkout', WAIT_MS);
   t.equal(shares.queued, 1, 'the fifth waits');
   t.throws(() => shares.enterNow('checkout'), {
     code: 'OVERLOADED',
     message: 'The registry is at capacity for tenant "checkout": a nested render found no free execution slot within its share; retry later.',
   });
+  endWaits(shares);
+  await fifth;
 });
 
 t.test('a wait ends OVERLOADED after its bound, and a full queue refuses at once; idle tenants are forgotten', async (t) => {

@@ -1,12 +1,15 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request, startRegistry } from '../helpers/start-registry';
 import { postJson } from '../rendering/post-json';
 
 /** What a browser sends back to the registry's origin after both tenants logged in, beside the site's own cookies. */
 const BROWSER_COOKIES = 'site=1; oc.tenant-alpha.session=alpha-secret; theme=dark; oc.tenant-beta.session=beta-secret';
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('tenant-alpha'), fixture('tenant-beta')]);
+
 t.test("a component's cookie is sent under its name and reaches only that component; the site's cookies pass as sent", async (t) => {
-  const { url } = await startRegistry(t, [fixture('tenant-alpha'), fixture('tenant-beta')]);
+  const { url } = await sharedRegistry();
 
   const login = await request(`${url}tenant-alpha?login=true`);
   t.equal(login.status, 200);
@@ -24,7 +27,7 @@ t.test("a component's cookie is sent under its name and reaches only that compon
 });
 
 t.test('in one batch (as server-side clients send it) each item sees only its own cookies', async (t) => {
-  const { url } = await startRegistry(t, [fixture('tenant-alpha'), fixture('tenant-beta')]);
+  const { url } = await sharedRegistry();
   const { status, body } = await postJson(url, { components: [{ name: 'tenant-alpha' }, { name: 'tenant-beta' }] }, { cookie: BROWSER_COOKIES });
   t.equal(status, 200);
   t.same(

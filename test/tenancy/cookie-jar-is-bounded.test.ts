@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MAX_COOKIE_AGE_MS } from '../../src/front/apply-component-headers';
-import { fixture, ofTenant, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
+import { fixture, ofTenant, registryOfTheFile, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders, hostileBesideBystander } from '../sandbox/bystander';
 
 const NAME = 'hostile-cookie-jar';
@@ -10,8 +10,11 @@ const MAX_AGE = `Max-Age=${MAX_COOKIE_AGE_MS / 1000}`;
 /** What the visitor's browser sends back after keeping these `Set-Cookie`s. */
 const jarOf = (setCookies: string[]): string => setCookies.map((cookie) => cookie.slice(0, cookie.indexOf(';'))).join('; ');
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture(NAME), BYSTANDER], TWO_HOSTS);
+
 t.test('a component cannot fill the origin\'s cookie jar, nor send the visitor on to fill it again', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   const { url } = started;
 
   // Uncaught, the refusal fails the answer, and nothing it set reaches the visitor.
@@ -51,7 +54,7 @@ t.test('a component cannot fill the origin\'s cookie jar, nor send the visitor o
 });
 
 t.test("a component's cookies in the visitor's jar hold at most 4096 bytes; held ones may be overwritten or deleted", async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   const { url } = started;
   const holding = (bytes: Record<string, number>) => ({
     headers: { cookie: Object.entries(bytes).map(([name, size]) => `oc.${NAME}.${name}=${'v'.repeat(size - `oc.${NAME}.${name}=`.length)}`).join('; ') },
@@ -84,7 +87,7 @@ t.test("a component's cookies in the visitor's jar hold at most 4096 bytes; held
 });
 
 t.test('a cookie must come back with every request that may set more: its path is the registry\'s or a prefix of it', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   // Under /hello-world it would be sent to another tenant's route only, where this component never sees it to count it.
   await hostileBesideBystander(t, started, `${NAME}?attack=set&path=/hello-world`, {
     status: 500,
@@ -112,7 +115,7 @@ t.test('behind a public base URL with a path, that path and its prefixes are the
 });
 
 t.test('setHeader refuses every header that makes a browser fetch or navigate', async (t) => {
-  const started = await startRegistry(t, [fixture(NAME), BYSTANDER], TWO_HOSTS);
+  const started = await sharedRegistry();
   await hostileBesideBystander(t, started, `${NAME}?attack=header&header=Refresh`, { status: 500, body: failed('Header "Refresh" cannot be set by a component.') });
   const names = [
     'Location', 'Content-Location', 'Link', 'Speculation-Rules', 'SourceMap', 'X-SourceMap', 'Content-Security-Policy-Report-Only',

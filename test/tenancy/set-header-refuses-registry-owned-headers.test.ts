@@ -1,9 +1,12 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, registryOfTheFile, request, startRegistry } from '../helpers/start-registry';
 import { postJson } from '../rendering/post-json';
 
+/** The tests below only read from their registry: one for them all. */
+const sharedRegistry = registryOfTheFile([fixture('rendering-headers')]);
+
 t.test('setHeader refuses the headers the registry owns: GENERIC_ERROR, and none of them reaches the response', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-headers')]);
+  const { url } = await sharedRegistry();
   const cases: Array<[string, string]> = [
     ['set-cookie', 'Set-Cookie'],
     ['content-type', 'content-type'],
@@ -31,7 +34,7 @@ t.test('setHeader refuses the headers the registry owns: GENERIC_ERROR, and none
 });
 
 t.test('setHeader refuses the headers a browser applies to the whole origin: one tenant cannot wipe, watch or move every tenant', async (t) => {
-  const { url } = await startRegistry(t, [fixture('rendering-headers')]);
+  const { url } = await sharedRegistry();
   const names = ['Clear-Site-Data', 'NEL', 'Report-To', 'Reporting-Endpoints', 'Alt-Svc', 'Accept-CH', 'Critical-CH', 'Set-Login', 'Service-Worker-Allowed'];
   for (const name of names) {
     const { status, headers, body } = await request(`${url}rendering-headers?case=named&header=${name}`);

@@ -10,7 +10,7 @@ import { DevBuilds, type DevBuild } from '../dev/dev-builds';
 import { registerPreview } from '../dev/preview-route';
 import { watchFolder } from '../dev/watch-folder';
 import { portOption } from '../port-option';
-import { serveUntilSignal } from '../serve-until-signal';
+import { assertPortAvailable, serveUntilSignal } from '../serve-until-signal';
 
 export const devCommand: Command = {
   usage: `Usage: tessera dev <dir…> [--port <port>]
@@ -33,6 +33,7 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
     config.pollIntervalSeconds = 0;
     // One developer's registry: its builds and preview pages live in the main thread's front.
     config.limits.frontThreads = 1;
+    await assertPortAvailable(port, config.host);
     config.storagePath = await mkdtemp(path.join(os.tmpdir(), 'tessera-dev-'));
     const registry = await createRegistry(config);
     registerPreview(registry.app, registry.catalog);

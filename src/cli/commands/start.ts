@@ -7,7 +7,7 @@ import { createRegistry } from '../../registry';
 import { TesseraError } from '../../errors/errors';
 import { CliError, type Command } from '../command';
 import { portOption } from '../port-option';
-import { serveUntilSignal } from '../serve-until-signal';
+import { assertPortAvailable, serveUntilSignal } from '../serve-until-signal';
 
 export const startCommand: Command = {
   usage: `Usage: tessera start [--config <file>] [--port <port>] [--storage <folder|s3://bucket[/prefix]>] [--with-demo]
@@ -30,6 +30,7 @@ finish, then the process exits 0.
     if (values.port !== undefined) config.port = portOption(values.port);
     if (values.storage !== undefined) config.storagePath = values.storage;
     const where = config.storagePath.startsWith('s3://') ? config.storagePath : path.resolve(config.storagePath);
+    await assertPortAvailable(config.port, config.host);
     const registry = await createRegistry(config, { logger: true }).catch((error: unknown) => {
       throw explained(error, `The storage at ${where} cannot be read`);
     });

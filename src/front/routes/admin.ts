@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { assertAdmin } from '../admin-access';
+import { compileOnFirstUse } from '../compile-on-first-use';
 import { errorReply, unexpectedError } from '../error-body';
 import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
@@ -34,7 +35,7 @@ export function registerAdmin(app: FastifyInstance, services: RegistryServices):
   app.register(async (scope) => {
     // An unknown key is refused rather than silently dropped (fastify's own validator drops it):
     // a mistyped quota must not create a tenant without it.
-    scope.setValidatorCompiler(({ schema }) => validators.compile(schema));
+    scope.setValidatorCompiler(({ schema }) => compileOnFirstUse(validators, schema));
     scope.addHook('onRequest', async (request) => assertAdmin(request, services.config.adminTokenSha256));
     // What the OpenAPI document says of each route, in one place.
     scope.addHook('onRoute', (route) => {
