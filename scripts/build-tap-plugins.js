@@ -1,9 +1,10 @@
-// `npm test` runs this before the suite. Every test file's process loads tap, and tap's Test
-// class carries each plugin it was built with: npm installs it built with all of tap's defaults
-// (mocks, snapshots, fixtures, TypeScript…), of which the tests use four, and tap's own runner
-// (`npx tap` on one file) the filter's options: package.json `tap.plugin` drops the others. tap rebuilds the class only when its own runner starts, and `npm test` runs the
-// files with Node's: this rebuilds it when it does not match package.json (about 4 s, once after an
-// install). Each test process then loads tap in about 40 ms less CPU, 8 s of the suite's CPU.
+// `npm test` runs this before the suite. Every test file's process loads tap, and tap's Test class
+// carries each plugin it was built with: npm installs it built with all of tap's defaults (mocks,
+// snapshots, fixtures, TypeScript…), of which the tests use four, and tap's own runner (`npx tap` on
+// one file) the filter's options: package.json `tap.plugin` drops the others. tap rebuilds the class
+// only when its own runner starts, and `npm test` runs the files with Node's: this rebuilds it when
+// it does not match package.json (about 4 s, once after an install). Each test process then loads
+// tap in about 40 ms less CPU, 8 s of the suite's CPU.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 

@@ -1,4 +1,6 @@
 import t from 'tap';
+import { hashToken } from '../../src/publish/tenant-tokens';
+import { eventually } from '../cli/run-cli';
 import { GREETING, packed, put } from '../publish/publish-helpers';
 import { startS3Registry } from '../helpers/start-s3-registry';
 import { startS3Server } from '../helpers/s3-server';
@@ -40,8 +42,8 @@ t.test('two replicas over one S3 store: a token made on one publishes on the oth
   }
   t.same(await first.registry.storage.listVersions('publish-greeting'), ['1.0.0'], 'nothing was stored');
 
-  // Within the poll interval (and a storage read), the second replica's front refuses it before reading the upload.
-  await new Promise((resolve) => setTimeout(resolve, POLL_SECONDS * 1000 * 2 + 500));
+  // Within the poll interval (and a storage read), the second replica reads the revocation: its front refuses it before reading the upload.
+  await t.resolves(eventually(async () => second.registry.tenants.liveToken(hashToken(token)) === undefined, POLL_SECONDS * 1000 * 2 + 500, 20), 'the second replica reads the revocation');
   const later = await put(second.url, 'publish-greeting/1.0.1', await packed(GREETING, '1.0.1'), { token });
   t.equal(later.status, 401);
   t.same(later.body, { code: 'UNAUTHORIZED', error: 'A valid publish token is required: send "Authorization: Bearer <token>".', name: 'publish-greeting', requestVersion: '1.0.1' });
