@@ -215,18 +215,26 @@ export class ComponentIsolate implements WatchedIsolate {
     const answer = await within(Promise.race([built, whenLost]), this.#limits.timeoutMs, () => TIMEOUT_FAILURE);
     this.#building.delete(lost);
     // Building runs the version's top-level code, with no execution in the isolate: that CPU is not
-    // code outliving its answer, so idleness is counted from here.
-    if (!this.#isolate.isDisposed) this.#idleCpu = this.#isolate.cpuTime;
+    // code outliving its answer, so idleness is counted from the end of the build, the release of a
+    // failed version's context included.
+    const idleFromHere = () => {
+      if (!this.#isolate.isDisposed) this.#idleCpu = this.#isolate.cpuTime;
+    };
     if (this.#versions.get(key) !== version) {
       // Dropped from the warm set while it was being built.
       version.runMany?.release();
       version.context?.release();
+      idleFromHere();
       return answer ?? RECYCLED_FAILURE;
     }
-    if (answer === undefined) return undefined;
+    if (answer === undefined) {
+      idleFromHere();
+      return undefined;
+    }
     // A component whose top-level code breached a limit may still hold the isolate's thread.
     if (answer === TIMEOUT_FAILURE || answer === MEMORY_FAILURE) this.dispose(answer === TIMEOUT_FAILURE ? 'timeout' : 'memory');
     else this.removeVersion(key);
+    idleFromHere();
     return answer;
   }
 
