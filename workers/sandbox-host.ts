@@ -44,8 +44,8 @@ interface Running {
   deadline: NodeJS.Timeout | undefined;
   /** The nested renders it may have run here (a lease of the front's). */
   readonly lease: HostLease | undefined;
-  /** A child run here under its parent's lease: its parent's local id (its answer goes to its parent, not to the front). */
-  readonly parent?: number;
+  /** A child run here under its parent's lease: its answer goes to its parent, and its own calls go one level deeper. */
+  readonly leased?: true;
 }
 
 const limits = JSON.parse(process.argv[2]!) as SandboxLimits;
@@ -61,13 +61,13 @@ let draining = false;
 const forward: BridgeForwarder = (local, op, payload) => {
   const running = executions.get(local);
   if (!running) return Promise.resolve('{"ok":false,"ended":true}');
-  const child = op === 'render' && running.lease ? runChild(local, running.lease, payload) : undefined;
+  const child = op === 'render' && running.lease ? runChild(running, running.lease, payload) : undefined;
   if (child) return child;
   return new Promise((resolve) => {
     const call = nextCall++;
     bridgeCalls.set(call, { front: running.front, resolve });
     // A child run here calls under its parent's execution, one level deeper.
-    running.front.outbox.post(running.parent === undefined ? { t: 'bridge', call, execution: running.id, op, payload } : { t: 'bridge', call, execution: running.id, op, payload, deeper: 1 });
+    running.front.outbox.post(running.leased ? { t: 'bridge', call, execution: running.id, op, payload, deeper: 1 } : { t: 'bridge', call, execution: running.id, op, payload });
   });
 };
 
@@ -76,12 +76,11 @@ const forward: BridgeForwarder = (local, op, payload) => {
  * HostLease); answers undefined otherwise, and the front renders it. The child's answer goes to its
  * parent, and what it spent to the front with its parent's result.
  */
-function runChild(parentLocal: number, lease: HostLease, payload: string): Promise<string> | undefined {
+function runChild(parent: Running, lease: HostLease, payload: string): Promise<string> | undefined {
   const child = lease.take(payload, (plan) => (busy.has(plan.component) ? undefined : warm.ready(plan.key)));
   if (!child) return undefined;
-  const parent = executions.get(parentLocal)!;
   const local = nextExecution++;
-  executions.set(local, { front: parent.front, id: parent.id, isolate: child.isolate, deadline: undefined, lease: undefined, parent: parentLocal });
+  executions.set(local, { front: parent.front, id: parent.id, isolate: child.isolate, deadline: undefined, lease: undefined, leased: true });
   lease.children.set(local, child);
   return new Promise((resolve) => {
     // A leased child is of the paying tenant's (never foreign): its caller's cancel is its own.

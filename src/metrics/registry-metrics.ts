@@ -218,7 +218,7 @@ export class RegistryMetrics {
     let outcome = 'GENERIC_ERROR';
     try {
       const answer = await execute();
-      outcome = answer.ok ? 'ok' : answer.code !== undefined && Object.hasOwn(ERRORS, answer.code) ? answer.code : 'GENERIC_ERROR';
+      outcome = answer.ok ? 'ok' : (answer.code ?? 'GENERIC_ERROR');
       return answer;
     } catch (error) {
       if (error instanceof TesseraError) outcome = error.code;
@@ -235,6 +235,7 @@ export class RegistryMetrics {
 
   /** One execution of `component` for `tenant` that took `seconds` and ended with `outcome` ('ok' or an error code). */
   recordExecution(component: PublishedVersion, tenant: string, seconds: number, outcome: string): void {
+    // A code that is not the registry's (whatever a sandbox's answer carried) counts as GENERIC_ERROR: labels stay bounded.
     if (outcome !== 'ok' && !Object.hasOwn(ERRORS, outcome)) outcome = 'GENERIC_ERROR';
     const cells = this.#executionCells(component, tenant);
     this.#executionSeconds.observe(cells.seconds, seconds);
@@ -242,5 +243,4 @@ export class RegistryMetrics {
     if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name, tenant: cells.tenant });
     if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name, tenant: cells.tenant });
   }
-
 }

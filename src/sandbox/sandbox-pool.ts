@@ -327,33 +327,38 @@ export class SandboxPool {
     const plans: NestedPlan[] = [];
     for (let index = 0; index < children.length; index++) {
       const { plan, tenant } = children[index]!;
-      if (tenant !== payer || this.#quarantine.refusal(plan.component, tenant)) continue;
-      try {
-        job.budget.takeSlot();
-      } catch {
-        break;
-      }
-      try {
-        job.budget.charge();
-        this.#componentGates.enterNow(plan.component);
-      } catch {
-        job.budget.refundExecution();
-        job.budget.releaseSlot();
-        continue;
-      }
-      try {
-        this.#shares.enterNow(payer);
-      } catch {
-        this.#componentGates.leave(plan.component);
-        job.budget.refundExecution();
-        job.budget.releaseSlot();
-        continue;
-      }
+      if (tenant !== payer || this.#quarantine.refusal(plan.component, tenant) || !this.#holdChild(job.budget, payer, plan.component)) continue;
       granted.push(index);
       plans.push(plan);
     }
     if (plans.length === 0) return undefined;
     return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, overBudget: job.budget.nestedCharsRefusal }, used: new Set() };
+  }
+
+  /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate, the share), all or none. */
+  #holdChild(budget: RequestBudget, payer: string, component: string): boolean {
+    let taken = 0;
+    try {
+      budget.takeSlot();
+      taken = 1;
+      budget.charge();
+      taken = 2;
+      this.#componentGates.enterNow(component);
+      taken = 3;
+      this.#shares.enterNow(payer);
+      return true;
+    } catch {
+      this.#letGoChild(budget, payer, component, taken, false);
+      return false;
+    }
+  }
+
+  /** Gives back the first `taken` of what #holdChild takes, in reverse; an execution never run goes back to the budget. */
+  #letGoChild(budget: RequestBudget, payer: string, component: string, taken: number, ran: boolean): void {
+    if (taken > 3) this.#shares.leave(payer);
+    if (taken > 2) this.#componentGates.leave(component);
+    if (taken > 1 && !ran) budget.refundExecution();
+    if (taken > 0) budget.releaseSlot();
   }
 
   /** What the host ran under the lease: told to the job, their answers charged to the request. */
@@ -370,12 +375,7 @@ export class SandboxPool {
 
   /** Frees what the lease held; an execution leased and never run is given back to the request. */
   #release(job: ExecutionJob, payer: string, granted: GrantedLease): void {
-    granted.children.forEach((child, at) => {
-      this.#shares.leave(payer);
-      this.#componentGates.leave(job.children![child]!.plan.component);
-      if (!granted.used.has(at)) job.budget.refundExecution();
-      job.budget.releaseSlot();
-    });
+    granted.children.forEach((child, at) => this.#letGoChild(job.budget, payer, job.children![child]!.plan.component, 4, granted.used.has(at)));
   }
 
   /** Takes the component's slot, then the paying tenant's: at once for a nested render, else in turn (queueing). */
