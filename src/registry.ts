@@ -137,10 +137,11 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     logHostOutput: (pid, text) => logHostOutput(pid, text),
   });
   metrics.observePool(pool);
-  const pipeline = new RenderPipeline(catalog, pool, config, metrics);
   // Called only once serving, when `app` exists: nested renders log under their root request's id.
   const logLine = (fields: Record<string, unknown>, message: string) => app.log.info(fields, message);
-  const bridge = createBridgeAnswerer(pipeline, config.plugins, { failed: logLine, rendered: config.logRequests ? logLine : undefined });
+  const nestedLog = { failed: logLine, rendered: config.logRequests ? logLine : undefined };
+  const pipeline = new RenderPipeline(catalog, pool, config, metrics, nestedLog);
+  const bridge = createBridgeAnswerer(pipeline, config.plugins, nestedLog);
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
   const published = frontThread ? frontThread.published : (name: string, version: string) => threads?.published(name, version) ?? Promise.resolve();

@@ -15,12 +15,13 @@ export class VersionLifecycles {
     this.#storage = storage;
   }
 
+  // Asked at every render: with none recorded (the usual case) no key is built.
   isUnpublished(name: string, version: string): boolean {
-    return this.#unpublished.has(`${name}@${version}`);
+    return this.#unpublished.size > 0 && this.#unpublished.has(`${name}@${version}`);
   }
 
   deprecationOf(name: string, version: string): Deprecation | undefined {
-    return this.#deprecations.get(`${name}@${version}`);
+    return this.#deprecations.size === 0 ? undefined : this.#deprecations.get(`${name}@${version}`);
   }
 
   /** Reads every lifecycle record; answers the unpublished versions (`name@version`). */

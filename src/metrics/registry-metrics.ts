@@ -212,20 +212,24 @@ export class RegistryMetrics {
     };
   }
 
-  /** Times one execution of a published version of `tenant`'s and counts its outcome (the answer's error code, or ok). */
-  async observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, tenant: string, execute: () => Promise<T>): Promise<T> {
+  /**
+   * Times an execution from now until `answer` settles, and counts it by its outcome: 'ok', the
+   * answer's failure code, or the code of the error it rejects with. Chained on the promise itself,
+   * not awaited in an async function of its own: one promise fewer per execution.
+   */
+  observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, tenant: string, answer: Promise<T>): Promise<T> {
     const started = performance.now();
-    let outcome = 'GENERIC_ERROR';
-    try {
-      const answer = await execute();
-      outcome = answer.ok ? 'ok' : (answer.code ?? 'GENERIC_ERROR');
-      return answer;
-    } catch (error) {
-      if (error instanceof TesseraError) outcome = error.code;
-      throw error;
-    } finally {
-      this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome);
-    }
+    const record = (outcome: string) => this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome);
+    return answer.then(
+      (settled) => {
+        record(settled.ok ? 'ok' : (settled.code ?? 'GENERIC_ERROR'));
+        return settled;
+      },
+      (error: unknown) => {
+        record(error instanceof TesseraError ? error.code : 'GENERIC_ERROR');
+        throw error;
+      },
+    );
   }
 
   /** A nested render started, by its parent's host itself or through the front. */

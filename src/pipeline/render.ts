@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog';
 import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
-import { TesseraError } from '../errors/errors';
+import { isErrorCode, TesseraError } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget, type BatchAllowance } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
@@ -15,6 +15,7 @@ import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { stringHeader } from './call-values';
 import { NestedPlans } from './nested-plans';
 import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-failure';
+import type { BridgeLog } from './bridge-calls';
 import { wrapHtml } from './wrap-html';
 
 export type RenderMode = 'rendered' | 'unrendered' | 'info';
@@ -87,12 +88,15 @@ export class RenderPipeline {
   readonly #config: RegistryConfig;
   readonly #metrics: RegistryMetrics;
   readonly #nested: NestedPlans;
+  /** Where the nested renders a host ran beside their parent are logged, as the front logs those it answers. */
+  readonly #log: BridgeLog;
 
-  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics) {
+  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }) {
     this.#catalog = catalog;
     this.#pool = pool;
     this.#config = config;
     this.#metrics = metrics;
+    this.#log = log;
     this.#nested = new NestedPlans(catalog, config);
   }
 
@@ -186,7 +190,7 @@ export class RenderPipeline {
     }
   }
 
-  async #execute(component: ComponentVersion, tenant: string, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
+  #execute(component: ComponentVersion, tenant: string, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
     const headers = request.headers;
     // Only what changes per request crosses per execution; the version's constants (name, env,
     // template types, plugins) are installed once in its context with its code.
@@ -219,18 +223,23 @@ export class RenderPipeline {
       budget,
       caller: request.caller,
       children,
-      // A child its host ran: counted as any execution is.
+      // A child its host ran: counted and logged as any nested render is.
       ranNested:
         children &&
         ((child, run) => {
+          const planned = children[child]!;
           this.#metrics.nestedRendered('host');
-          this.#metrics.recordExecution(children[child]!.version, children[child]!.tenant, run.ms / 1000, run.outcome);
+          this.#metrics.recordExecution(planned.version, planned.tenant, run.ms / 1000, run.outcome);
+          const nested = { reqId: budget.requestId, component: planned.plan.name, requestVersion: planned.plan.requested, depth: request.depth + 1 };
+          if (run.outcome === 'ok') this.#log.rendered?.({ ...nested, version: planned.plan.version }, 'nested render');
+          else this.#log.failed({ ...nested, code: isErrorCode(run.outcome) ? run.outcome : 'GENERIC_ERROR' }, 'nested render failed');
         }),
     };
-    return this.#metrics.observeExecution(component, tenant, async () => {
-      const answer = JSON.parse(await this.#pool.execute(job)) as SandboxAnswer;
-      return answer.ok ? answer : checkedFailure(answer);
+    const answer = this.#pool.execute(job).then((json) => {
+      const parsed = JSON.parse(json) as SandboxAnswer;
+      return parsed.ok ? parsed : checkedFailure(parsed);
     });
+    return this.#metrics.observeExecution(component, tenant, answer);
   }
 
   /** The version's code with its constants, sent to a host that lacks its warm context. */

@@ -298,7 +298,8 @@ export class SandboxPool {
     const payer = job.budget.rootTenant ?? job.tenant;
     job.budget.takeSlot();
     try {
-      await this.#admit(job, payer);
+      const turn = this.#admit(job, payer);
+      if (turn) await turn;
       const granted = job.children ? this.#lease(job, payer, job.children) : undefined;
       try {
         const answer = await this.#run(job, granted);
@@ -378,8 +379,12 @@ export class SandboxPool {
     granted.children.forEach((child, at) => this.#letGoChild(job.budget, payer, job.children![child]!.plan.component, 4, granted.used.has(at)));
   }
 
-  /** Takes the component's slot, then the paying tenant's: at once for a nested render, else in turn (queueing). */
-  async #admit(job: ExecutionJob, payer: string): Promise<void> {
+  /**
+   * Takes the component's slot, then the paying tenant's: at once for a nested render, else in turn
+   * (queueing). A promise only when it has to wait: a free slot is taken without one (each promise
+   * an execution awaits costs the front a turn of microtasks).
+   */
+  #admit(job: ExecutionJob, payer: string): Promise<void> | undefined {
     if (job.depth > 0) {
       this.#componentGates.enterNow(job.component);
       try {
@@ -388,19 +393,26 @@ export class SandboxPool {
         this.#componentGates.leave(job.component);
         throw error;
       }
-      return;
+      return undefined;
     }
-    // Awaited only when queued: a free slot is taken without a promise. A request waits for its
-    // turn at most as long as its execution may run, then is told to come back (OVERLOADED).
-    const waitUntil = performance.now() + this.#options.limits.timeoutMs;
-    const componentTurn = this.#componentGates.enter(job.component, this.#options.limits.timeoutMs);
-    if (componentTurn) await componentTurn;
-    try {
-      const tenantTurn = this.#shares.enter(payer, Math.max(1, waitUntil - performance.now()));
-      if (tenantTurn) await tenantTurn;
-    } catch (error) {
-      this.#componentGates.leave(job.component);
+    // A request waits for its turn at most as long as its execution may run, then is told to come back (OVERLOADED).
+    const timeoutMs = this.#options.limits.timeoutMs;
+    const componentTurn = this.#componentGates.enter(job.component, timeoutMs);
+    if (componentTurn === undefined) return this.#enterShare(job.component, payer, timeoutMs);
+    const queuedAt = performance.now();
+    return componentTurn.then(() => this.#enterShare(job.component, payer, Math.max(1, queuedAt + timeoutMs - performance.now())));
+  }
+
+  /** The paying tenant's turn, once the component's slot is held: that slot is given back if the turn fails. */
+  #enterShare(component: string, payer: string, waitMs: number): Promise<void> | undefined {
+    const leaveGate = (error: unknown): never => {
+      this.#componentGates.leave(component);
       throw error;
+    };
+    try {
+      return this.#shares.enter(payer, waitMs)?.catch(leaveGate);
+    } catch (error) {
+      return leaveGate(error);
     }
   }
 

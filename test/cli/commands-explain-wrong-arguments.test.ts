@@ -31,6 +31,6 @@ t.test('commands refuse wrong arguments with what to do', async (t) => {
   t.equal(taken.stderr, 'Error: taken already exists here; choose another name or remove it first.\n');
 
   const unreachable = await runCli(['publish', 'taken', '--registry', 'http://127.0.0.1:9/', '--token', 't'], { cwd: work });
-  t.equal(unreachable.code, 1);
+  t.equal(unreachable.code, 1, `ended by ${unreachable.signal ?? 'its exit code'}`);
   t.match(unreachable.stderr, 'Error: Cannot reach the registry at http://127.0.0.1:9/ (ECONNREFUSED): check --registry and that the registry is running.\n');
 });

@@ -10,6 +10,8 @@ const BIN = path.join(REPO_ROOT, 'bin', 'tessera.js');
 
 export interface CliResult {
   code: number | null;
+  /** The signal that ended it, when one did (then `code` is null). */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -31,9 +33,9 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(limit);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
   });
 }

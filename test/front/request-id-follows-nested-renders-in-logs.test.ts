@@ -1,6 +1,7 @@
 import t from 'tap';
 import { cliEnv, eventually, startCli, workFolder } from '../cli/run-cli';
 import { request } from '../helpers/start-registry';
+import { parseMetrics, valueOf } from '../sandbox/parse-metrics';
 
 interface LogLine {
   level: number;
@@ -34,6 +35,20 @@ t.test('every log line of a request, nested renders included, carries its reques
     ['incoming request /welcome-panel?name=Ada&city=Porto', 'nested render hello-world 1', 'nested render weather-badge 1', 'request completed'],
     'the request and both of its nested renders, under one id',
   );
+
+  // Asked for once, the two children now run beside their parent on its host: logged the same.
+  const again = await request(`${url}welcome-panel?name=Bo&city=Faro`, { headers: { 'x-request-id': 'checkout-8e4b' } });
+  t.equal(again.status, 200);
+  await eventually(async () => lines().some((line) => line.reqId === 'checkout-8e4b' && line.msg === 'request completed'));
+  t.same(
+    lines()
+      .filter((line) => line.reqId === 'checkout-8e4b')
+      .map((line) => `${line.msg} ${line.component ?? line.req?.url ?? ''} ${line.depth ?? ''}`.trim())
+      .sort(),
+    ['incoming request /welcome-panel?name=Bo&city=Faro', 'nested render hello-world 1', 'nested render weather-badge 1', 'request completed'],
+    'nested renders its host ran beside the parent are logged under the request id too',
+  );
+  t.equal(valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_nested_renders_total', { via: 'host' }), 2, 'both ran beside their parent');
 
   const unnamed = await request(`${url}hello-world`, { headers: { 'x-request-id': 'an id with spaces' } });
   const made = unnamed.headers.get('x-request-id');
