@@ -64,6 +64,7 @@ t.test('what each call shows: the lease covers valid parameters; the front answe
 // What the front would refuse, a host never runs itself: it leaves the call to the front, which answers its error.
 t.test('a host runs a leased call itself only with parameters the front would accept', async (t) => {
   const plan: NestedPlan = {
+    id: 1,
     name: 'child',
     requested: '',
     version: '1.0.0',
