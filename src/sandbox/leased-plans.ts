@@ -6,6 +6,8 @@ import type { NestedLease, NestedPlan } from './protocol';
  * each crosses a connection once, whole, and is named by its id afterwards, which spares the front
  * writing them as JSON, and the host parsing them, at every execution.
  */
+
+/** Plans each side remembers per connection: those of 256 parents leasing 4 children each. */
 const MAX_PLANS_PER_CONNECTION = 1024;
 
 /** A lease as the pool grants it, before it goes over a connection (protocol.ts, NestedLease). */
