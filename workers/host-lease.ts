@@ -1,6 +1,7 @@
 import type { ComponentIsolate } from './component-isolate';
 import { localAnswer, localCall } from '../src/pipeline/nested-call';
 import type { NestedLease, NestedPlan, NestedRun } from '../src/sandbox/protocol';
+import { nestedCharsRefusal } from '../src/sandbox/request-budget';
 
 /** A child this host runs for its parent under the parent's lease. */
 export interface LeasedChild {
@@ -23,24 +24,29 @@ export interface LeasedChild {
 export class HostLease {
   /** Children running now, by their local execution id. */
   readonly children = new Map<number, LeasedChild>();
-  readonly #lease: NestedLease;
+  /** The lease's plans (undefined: one this host does not hold, which no call matches). */
+  readonly #plans: ReadonlyArray<NestedPlan | undefined>;
+  readonly #maxChars: number;
+  readonly #boundChars: number;
   readonly #used: boolean[];
   readonly #deadline: number;
   #chars = 0;
   readonly #runs: NestedRun[] = [];
 
-  /** `deadline`: when the parent's root request runs out of time (performance.now()). */
-  constructor(lease: NestedLease, deadline: number) {
-    this.#lease = lease;
-    this.#used = lease.plans.map(() => false);
+  /** `plans`: the lease's, read from the connection's table (leased-plans.ts); `deadline`: when the parent's root request runs out of time (performance.now()). */
+  constructor(lease: NestedLease, plans: ReadonlyArray<NestedPlan | undefined>, deadline: number) {
+    this.#plans = plans;
+    this.#maxChars = lease.maxChars;
+    this.#boundChars = lease.boundChars;
+    this.#used = plans.map(() => false);
     this.#deadline = deadline;
   }
 
   /** The child a call asks for, when the lease covers it and its version is warm here and calm (`warm`); its plan is then used. */
   take(payload: string, warm: (plan: NestedPlan) => ComponentIsolate | undefined): LeasedChild | undefined {
-    const call = localCall(this.#lease.plans, this.#used, payload);
+    const call = localCall(this.#plans, this.#used, payload);
     if (!call) return undefined;
-    const plan = this.#lease.plans[call.plan]!;
+    const plan = this.#plans[call.plan]!;
     const isolate = warm(plan);
     const left = this.#deadline - performance.now();
     // Out of time: the front answers the call as it answers any that comes too late.
@@ -52,10 +58,10 @@ export class HostLease {
   /** What the parent's call is answered, from the child's answer; the run is counted. */
   answered(child: LeasedChild, answer: string): string {
     const ms = performance.now() - child.started;
-    if (this.#chars + answer.length > this.#lease.maxChars) {
+    if (this.#chars + answer.length > this.#maxChars) {
       // Refused as the front refuses it; nothing of it came through, so nothing more is charged.
       this.#runs.push({ plan: child.index, ms, outcome: 'REQUEST_BUDGET_EXCEEDED', chars: 0 });
-      return JSON.stringify({ ok: false, message: this.#lease.overBudget });
+      return JSON.stringify({ ok: false, message: nestedCharsRefusal(this.#boundChars) });
     }
     this.#chars += answer.length;
     const local = localAnswer(child.plan, child.href, answer);

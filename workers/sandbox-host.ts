@@ -19,6 +19,7 @@ import { HostLease } from './host-lease';
 import { WarmIsolates } from './warm-isolates';
 import { framedSocket } from '../src/sandbox/framed-socket';
 import { IdTable } from '../src/sandbox/id-table';
+import { KnownPlans } from '../src/sandbox/leased-plans';
 import { Outbox } from '../src/sandbox/outbox';
 import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
 
@@ -32,6 +33,8 @@ interface Front {
   readonly outbox: Outbox<HostMessage>;
   /** The front's execution ids running here, and the host's own id of each. */
   readonly executions: IdTable<number>;
+  /** The plans of leases this front sent, which its later leases name by id. */
+  readonly plans: KnownPlans;
 }
 
 /** An execution received and not yet answered: whose it is, and the isolate running it (none while its context is built). */
@@ -115,6 +118,8 @@ const warm = new WarmIsolates(limits, forward, (keys) => {
 
 /** Runs one execution: at once when its version is warm, else once its context is built. */
 function execute(front: Front, message: ExecuteMessage): void {
+  // Read first, whatever becomes of the execution: the front counts its plans as sent.
+  const plans = message.lease && front.plans.read(message.lease);
   if (front.executions.has(message.id)) return;
   if (draining) {
     // A front that has not heard of the drain yet: it sends the execution to another host.
@@ -122,7 +127,7 @@ function execute(front: Front, message: ExecuteMessage): void {
     return;
   }
   const local = nextExecution++;
-  const lease = message.lease ? new HostLease(message.lease, performance.now() + message.timeoutMs) : undefined;
+  const lease = message.lease && plans ? new HostLease(message.lease, plans, performance.now() + message.timeoutMs) : undefined;
   const running: Running = { front, id: message.id, isolate: undefined, deadline: undefined, lease };
   executions.set(local, running);
   front.executions.set(message.id, local);
@@ -224,7 +229,7 @@ function disconnected(front: Front): void {
   endIfDrained();
 }
 
-const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new IdTable() };
+const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new IdTable(), plans: new KnownPlans() };
 process.on('message', (batch: FrontMessage[]) => receive(owner, batch));
 // The owner is gone: nothing can be answered any more. A hard exit, because a parked isolate
 // thread would keep a normal exit waiting forever.
@@ -234,7 +239,7 @@ const server = net.createServer((socket) => {
   socket.setNoDelay(true);
   let front: Front | undefined = undefined;
   const send = framedSocket<FrontMessage, HostMessage>(socket, (batch) => front && receive(front, batch), { stopReadingWhileBehind: true });
-  front = { outbox: new Outbox(send), executions: new IdTable() };
+  front = { outbox: new Outbox(send), executions: new IdTable(), plans: new KnownPlans() };
   fronts.add(front);
   socket.on('close', () => front && fronts.has(front) && disconnected(front));
   socket.on('error', () => socket.destroy());

@@ -32,8 +32,8 @@ export interface LocalCall {
 }
 
 
-/** The call's matching plan and the child's input, or undefined when the front is to render it. */
-export function localCall(plans: readonly NestedPlan[], used: readonly boolean[], payload: string): LocalCall | undefined {
+/** The call's matching plan and the child's input, or undefined when the front is to render it (an undefined plan matches nothing). */
+export function localCall(plans: ReadonlyArray<NestedPlan | undefined>, used: readonly boolean[], payload: string): LocalCall | undefined {
   let call: CallPayload;
   try {
     call = JSON.parse(payload) as CallPayload;
@@ -41,7 +41,7 @@ export function localCall(plans: readonly NestedPlan[], used: readonly boolean[]
     return undefined;
   }
   const requested = typeof call.version === 'string' ? call.version : '';
-  const index = plans.findIndex((plan, at) => !used[at] && plan.name === call.name && plan.requested === requested);
+  const index = plans.findIndex((plan, at) => plan !== undefined && !used[at] && plan.name === call.name && plan.requested === requested);
   const plan = plans[index];
   if (plan === undefined || typeof call.baseUrl !== 'string') return undefined;
   const given = isPlainObject(call.parameters) ? call.parameters : {};

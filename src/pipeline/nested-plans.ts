@@ -9,6 +9,11 @@ import { templateTypeInfo } from '../templates/template-types';
 const MAX_CHILDREN = 4;
 /** Components whose children are remembered; past it the memory starts over. */
 const MAX_CALLERS = 10_000;
+/**
+ * The next plan's id: a host connection is sent a plan once and named it by id afterwards
+ * (src/sandbox/leased-plans.ts), so ids are unique within the thread, whichever registry made them.
+ */
+let nextPlanId = 1;
 
 /** A child as the pipeline leases it: the version behind the plan, for its metrics. */
 export interface PlannedChild extends LeasableChild {
@@ -80,6 +85,7 @@ export class NestedPlans {
       version,
       tenant: tenantOf(version, this.#config.tenants.default),
       plan: {
+        id: nextPlanId++,
         name: version.name,
         requested,
         version: version.version,

@@ -74,17 +74,31 @@ export interface ExecuteMessage {
  * held: a child of the paying tenant only, so never one its caller's cancel may not discard. The host runs a call matching a plan itself when the child's version is warm there and its
  * parameters are valid; anything else (a call no plan matches, a plan used, invalid parameters, a
  * cold child) goes to the front as before. What ran is reported with the execution's result.
+ *
+ * A plan crosses each connection once (leased-plans.ts): whole the first time, with the id the front
+ * gave it, and by that id alone afterwards, from the table the host keeps of the connection's plans.
+ * Both sides bound theirs alike: when the front's record is full it starts over and sets `forget`,
+ * and the host empties its table before reading the lease's plans (messages on a connection keep
+ * their order). An id the host does not hold matches no call: the front answers those calls.
  */
 export interface NestedLease {
-  plans: NestedPlan[];
+  /** In the lease's order (a run names its plan by its index here): a plan whole, or the id of one this connection was sent before. */
+  plans: Array<NestedPlan | number>;
+  /** The host empties its table of this connection's plans first. */
+  forget?: true;
   /** Characters the children's answers may bring in all (the request's nested-answer budget left). */
   maxChars: number;
-  /** The sentence a child's answer past `maxChars` is refused with. */
-  overBudget: string;
+  /**
+   * The request's whole bound on them, which the sentence refusing a child's answer past `maxChars`
+   * names: the host writes it as the front does (request-budget.ts, nestedCharsRefusal).
+   */
+  boundChars: number;
 }
 
 /** A child the front resolved for a lease: what the host needs to render it as the front would. */
 export interface NestedPlan {
+  /** Given when the plan is made, unique within its front thread; a plan with an id never changes. */
+  id: number;
   /** The call it answers: the name and version expression as the parent writes them. */
   name: string;
   requested: string;
@@ -105,6 +119,7 @@ export interface NestedPlan {
 
 /** A nested render a host ran itself under a lease: which plan, how long it took, how it ended, its answer's size. */
 export interface NestedRun {
+  /** Its index in the lease's plans. */
   plan: number;
   ms: number;
   /** 'ok', or the error code it ended with. */

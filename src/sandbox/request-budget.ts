@@ -12,6 +12,9 @@ export interface RequestLimits {
   maxNestedChars: number;
 }
 
+/** Why a nested answer past a request's bound is refused; a sandbox host refuses a leased child's answer with the same sentence. */
+export const nestedCharsRefusal = (maxNestedChars: number): string => `The nested answers of one request may bring at most ${maxNestedChars} characters through the registry.`;
+
 /**
  * What the items of one batch may bring through the front together: each is a request of its own,
  * but one HTTP answer holds them all.
@@ -86,9 +89,9 @@ export class RequestBudget {
     return Math.max(0, this.#limits.maxNestedChars - this.#nestedChars);
   }
 
-  /** Why a nested answer past the request's bound is refused. */
-  get nestedCharsRefusal(): string {
-    return `The nested answers of one request may bring at most ${this.#limits.maxNestedChars} characters through the registry.`;
+  /** Characters nested answers may bring through the front in all. */
+  get nestedCharsBound(): number {
+    return this.#limits.maxNestedChars;
   }
 
   /** Holds one more execution slot, or throws when the request holds as many as it may at once. */
@@ -112,7 +115,7 @@ export class RequestBudget {
     if (!nested) return;
     this.#nestedChars += chars;
     if (this.#nestedChars > this.#limits.maxNestedChars) {
-      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', this.nestedCharsRefusal);
+      throw new TesseraError('REQUEST_BUDGET_EXCEEDED', nestedCharsRefusal(this.#limits.maxNestedChars));
     }
   }
 

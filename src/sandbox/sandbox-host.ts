@@ -1,8 +1,9 @@
 import { TesseraError } from '../errors/errors';
 import type { HostLink } from './host-link';
 import { IdTable } from './id-table';
+import { SentPlans, type PlannedLease } from './leased-plans';
 import { Outbox } from './outbox';
-import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedLease, NestedRun, PongMessage } from './protocol';
+import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedRun, PongMessage } from './protocol';
 
 /** A draining host did not run the execution: it is to run on another host. */
 export const ELSEWHERE = Symbol('elsewhere');
@@ -65,6 +66,8 @@ export class SandboxHost {
   readonly #executions = new IdTable<SentExecution>();
   /** Executions per component, to tell a hot component from a warm one. */
   readonly #perComponent = new Map<string, number>();
+  /** The plans this connection was sent: later leases name them by id. */
+  readonly #plans = new SentPlans();
   /** The components whose isolate the host last reported busy (usually none). */
   #busy: string[] = [];
   #nextId = 1;
@@ -138,13 +141,13 @@ export class SandboxHost {
   }
 
   /** Sends one execution; answers its id (to cancel it). */
-  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, foreign: boolean, execution: HostExecution, lease?: NestedLease): number {
+  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, foreign: boolean, execution: HostExecution, lease?: PlannedLease): number {
     const id = this.#nextId++;
     this.#executions.set(id, { execution, overdueAt: performance.now() + timeoutMs + OVERDUE_MARGIN_MS });
     this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
     const message: ExecuteMessage = { t: 'execute', id, key, component, code, input, timeoutMs };
     if (foreign) message.foreign = true;
-    if (lease) message.lease = lease;
+    if (lease) message.lease = this.#plans.lease(lease);
     this.#outbox.post(message);
     return id;
   }

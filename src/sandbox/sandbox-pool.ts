@@ -6,7 +6,8 @@ import { TenantShares } from './tenant-shares';
 import type { RequestBudget } from './request-budget';
 import { connectHost, forkHost } from './host-link';
 import { ELSEWHERE, SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
-import { NEED_CODE, type BridgeOp, type ComponentCode, type NestedLease, type NestedPlan, type NestedRun, type SandboxLimits } from './protocol';
+import type { PlannedLease } from './leased-plans';
+import { NEED_CODE, type BridgeOp, type ComponentCode, type NestedPlan, type NestedRun, type SandboxLimits } from './protocol';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
 const PING_EVERY_MS = 500;
@@ -87,11 +88,11 @@ export interface ExecutionJob {
   caller?: Caller;
 }
 
-/** A lease granted to one execution: which of its children, and the lease as the host gets it. */
+/** A lease granted to one execution: which of its children, and the lease to send with it (each host connection writes its own: leased-plans.ts). */
 interface GrantedLease {
   /** Indexes in the job's `children`, in the order of the lease's plans. */
   readonly children: number[];
-  readonly lease: NestedLease;
+  readonly lease: PlannedLease;
   /** What the host ran under it, as reported with the execution's result. */
   runs?: NestedRun[];
   /** The plans it ran (their executions stay counted). */
@@ -333,7 +334,7 @@ export class SandboxPool {
       plans.push(plan);
     }
     if (plans.length === 0) return undefined;
-    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, overBudget: job.budget.nestedCharsRefusal }, used: new Set() };
+    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, boundChars: job.budget.nestedCharsBound }, used: new Set() };
   }
 
   /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate, the share), all or none. */

@@ -64,6 +64,7 @@ t.test('what each call shows: the lease covers valid parameters; the front answe
 // What the front would refuse, a host never runs itself: it leaves the call to the front, which answers its error.
 t.test('a host runs a leased call itself only with parameters the front would accept', async (t) => {
   const plan: NestedPlan = {
+    id: 1,
     name: 'child',
     requested: '',
     version: '1.0.0',
@@ -85,4 +86,22 @@ t.test('a host runs a leased call itself only with parameters the front would ac
   const valid = call({ constructor: 'x', size: '3', other: true });
   t.equal(valid?.href, 'http://r/child?constructor=x&size=3&other=true');
   t.same(JSON.parse(valid!.input).params, { constructor: 'x', size: 3, other: true });
+});
+
+// The host writes the refusal itself, from the request's bound the lease carries: the parent reads the front's very sentence.
+t.test("a child's answer past the request's nested bound is refused beside its parent as through the front", async (t) => {
+  // Between the answer of a child with a null model and one with a model.
+  const BOUND = 200;
+  const { url } = await startRegistry(t, COMPONENTS, (config) => {
+    config.limits.maxNestedBytesPerRequest = BOUND;
+  });
+  const refused = `<section>Error(The nested answers of one request may bring at most ${BOUND} characters through the registry.)</section>`;
+  const front = await request(`${url}leased-parent?case=plain`);
+  t.same([front.status, front.body.html], [200, refused], 'through the front');
+  // Answered within the bound, the same call (no version expression) is learnt: the next is leased.
+  t.equal((await request(`${url}leased-parent?case=empty`)).status, 200);
+  const host = await nestedVia(url, 'host');
+  const beside = await request(`${url}leased-parent?case=plain`);
+  t.same([beside.status, beside.body.html], [200, refused], 'beside the parent');
+  t.equal(await nestedVia(url, 'host'), host + 1, "the child ran on its parent's host");
 });

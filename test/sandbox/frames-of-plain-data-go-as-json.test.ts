@@ -14,9 +14,12 @@ const LEASED: ExecuteMessage = {
   timeoutMs: 5000,
   lease: {
     maxChars: 1000,
-    overBudget: 'too much',
+    boundChars: 2000,
+    forget: true,
     plans: [
+      7,
       {
+        id: 8,
         name: 'child',
         requested: '1.x',
         version: '1.0.0',
@@ -33,7 +36,8 @@ const LEASED: ExecuteMessage = {
 };
 
 // JSON in one buffer costs a front about half of V8's serialization, and one write instead of two:
-// every execution with a lease, and its answer with what its host ran, must still go that way.
+// every execution with a lease (its plans whole or by id), and its answer with what its host ran,
+// must still go that way.
 t.test('an execution with a lease, and an answer with its nested runs, go as JSON in one buffer', async (t) => {
   for (const batch of [[LEASED], [{ t: 'result', id: 1, answer: '{"ok":true}', nested: [{ plan: 0, ms: 1.5, outcome: 'ok', chars: 20 }] }]]) {
     const frame = frameOf(batch);
