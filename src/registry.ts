@@ -13,6 +13,7 @@ import { Readiness } from './front/readiness';
 import { FrontThreads } from './fronts/front-threads';
 import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics, type MetricsJson } from './metrics/registry-metrics';
+import { TesseraError } from './errors/errors';
 import { createBridgeAnswerer } from './pipeline/bridge-calls';
 import { RenderPipeline } from './pipeline/render';
 import { observePublishPool } from './publish/publish-metrics';
@@ -83,6 +84,8 @@ export interface RegistryOptions {
 
 /** Wires storage, catalog, sandbox pool, render pipeline and HTTP front into one registry. */
 export async function createRegistry(config: RegistryConfig, options: RegistryOptions = {}): Promise<Registry> {
+  // Error bodies carry stacks only in development: elsewhere a coded error need not capture one.
+  TesseraError.keepStacks = config.development;
   const storage = options.storage ?? createStorage({ location: config.storagePath, timeoutMs: config.limits.storageTimeoutMs });
   const frontThread = options.frontThread;
   // Sockets share a port only on Linux (SO_REUSEPORT); an adapter object cannot be handed to a thread.

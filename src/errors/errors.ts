@@ -48,12 +48,21 @@ export interface TesseraErrorOptions {
 
 /** A coded error: what the render pipeline, packager and routes throw and the front turns into a body. */
 export class TesseraError extends Error {
+  /**
+   * Whether a coded error keeps the stack where it was made. Only a development registry shows one
+   * (src/front/error-body.ts); a registry that shows none sets this off for its thread, since V8
+   * capturing it was a fifth of the front's CPU under a flood of requests for unknown components.
+   */
+  static keepStacks = true;
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, message?: string, options: TesseraErrorOptions = {}) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (!TesseraError.keepStacks) Error.stackTraceLimit = 0;
     super(message ?? ERRORS[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'TesseraError';
     this.code = code;
     this.status = options.status ?? ERRORS[code].status;
