@@ -234,6 +234,10 @@ process.on('message', (batch: FrontMessage[]) => receive(owner, batch));
 // The owner is gone: nothing can be answered any more. A hard exit, because a parked isolate
 // thread would keep a normal exit waiting forever.
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+// A host's life is its owner's to end (a drain, or the disconnect above): a signal sent to the whole
+// process group (Ctrl-C in a terminal, a service manager stopping every process of the service) would
+// otherwise end it under renders its owner is still finishing, and have the owner start others.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => {});
 
 const server = net.createServer((socket) => {
   socket.setNoDelay(true);
