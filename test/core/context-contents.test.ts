@@ -4,7 +4,7 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 const UNRENDERED = 'application/vnd.oc.unrendered+json';
 
 t.test('the ctx that server logic receives', async (t) => {
-  const { url } = await startRegistry(t, [fixture('core-ctx-echo')], (config) => {
+  const { url } = await startRegistry(t, [fixture('core-ctx-echo'), fixture('ctx-mutator')], (config) => {
     config.limits.sandboxHosts = 1;
     config.env = { name: 'core-test-env' };
   });
@@ -28,6 +28,15 @@ t.test('the ctx that server logic receives', async (t) => {
       { type: 'oc-template-handlebars', version: '4.7.10', externals: [] },
     ]);
     t.same(data.state, { seenCount: 2 }, 'the middleware result');
+  });
+
+  t.test("env and templates are each execution's own: what one changes, the next does not see", async (t) => {
+    const seen = async () => (await request(`${url}ctx-mutator`, { headers: { accept: UNRENDERED } })).body.data.seen as string;
+    const first = await seen();
+    t.same(JSON.parse(first).env, { name: 'core-test-env' });
+    t.equal(JSON.parse(first).templates[0].type, 'oc-template-es6');
+    t.equal(await seen(), first, 'the second execution gets them as the first did, before its changes');
+    t.equal(await seen(), first);
   });
 
   t.test('requestHeaders are the original request headers', async (t) => {
