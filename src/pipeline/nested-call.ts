@@ -1,10 +1,10 @@
 import { coerceParameter } from '../catalog/coerce-parameter';
 import type { ParameterDefinition } from '../descriptor/descriptor-types';
 import type { NestedPlan } from '../sandbox/protocol';
-import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
-import { isPlainObject, stringHeader, stringHeaders } from './call-values';
-import { cookiesHeldBy, headersForComponent, headersFromParent } from './component-cookies';
+import { isPlainObject, stringHeaders } from './call-values';
+import { headersFromParent } from './component-cookies';
+import { executionInput, staticPathOf } from './execution-input';
 import { checkedFailure, failureMessage } from './sandbox-failure';
 import { wrapHtml } from './wrap-html';
 
@@ -50,16 +50,14 @@ export function localCall(plans: ReadonlyArray<NestedPlan | undefined>, used: re
   // Only the headers the parent passes, without any component's cookie (decisions §8, §11): so the
   // child holds no cookie of its own here, nor do its tenant's other components.
   const headers = headersFromParent(stringHeaders(call.headers));
-  const input = JSON.stringify({
-    op: 'render',
-    action: undefined,
+  const input = executionInput({
+    component: plan.name,
     mode: 'rendered',
     params,
-    acceptLanguage: parseAcceptLanguage(stringHeader(given['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
+    given,
+    headers,
     baseUrl: call.baseUrl,
-    requestHeaders: headersForComponent(plan.name, headers),
-    staticPath: `${plan.staticBaseUrl ?? call.baseUrl}${plan.name}/${plan.version}/static/`,
-    heldCookies: cookiesHeldBy(plan.name, headers),
+    staticPath: staticPathOf(plan.staticBaseUrl ?? call.baseUrl, plan.name, plan.version),
     tenantCookieBytes: 0,
   });
   return { plan: index, input, href: buildHref(call.baseUrl, plan.name, requested, params) };

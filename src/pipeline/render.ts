@@ -8,11 +8,10 @@ import type { ComponentCode } from '../sandbox/protocol';
 import type { Caller, ExecutionJob, SandboxPool } from '../sandbox/sandbox-pool';
 import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
-import { parseAcceptLanguage } from './accept-language';
 import { buildHref } from './build-href';
-import { cookieBytesOfOthers, cookiesHeldBy, headersForComponent, scopedCookieName } from './component-cookies';
+import { cookieBytesOfOthers, scopedCookieName } from './component-cookies';
+import { executionInput, staticPathOf } from './execution-input';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
-import { stringHeader } from './call-values';
 import { NestedPlans } from './nested-plans';
 import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-failure';
 import type { BridgeLog } from './bridge-calls';
@@ -143,7 +142,7 @@ export class RenderPipeline {
     if (request.mode === 'unrendered' && request.clientTemplates && !request.clientTemplates.includes(component.templateType)) {
       request = { ...request, mode: 'rendered' };
     }
-    const staticPath = `${this.#config.staticBaseUrl ?? request.baseUrl}${component.name}/${component.version}/static/`;
+    const staticPath = staticPathOf(this.#config.staticBaseUrl ?? request.baseUrl, component.name, component.version);
     const answer = await this.#execute(component, tenant, request, params, staticPath, budget);
     if (!answer.ok) throw componentError(component, answer);
 
@@ -192,20 +191,15 @@ export class RenderPipeline {
 
   #execute(component: ComponentVersion, tenant: string, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
     const headers = request.headers;
-    // Only what changes per request crosses per execution; the version's constants (name, env,
-    // template types, plugins) are installed once in its context with its code.
-    const input = JSON.stringify({
-      op: request.action === undefined ? 'render' : 'action',
+    const input = executionInput({
+      component: component.name,
       action: request.action,
       mode: request.mode,
       params,
-      acceptLanguage: parseAcceptLanguage(stringHeader(request.parameters['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
+      given: request.parameters,
+      headers,
       baseUrl: request.baseUrl,
-      requestHeaders: headersForComponent(component.name, headers),
       staticPath,
-      // The component's cookies the visitor holds, `[name, bytes]`, and the bytes its tenant's other
-      // components' cookies hold: setCookie bounds the jar by them.
-      heldCookies: cookiesHeldBy(component.name, headers),
       tenantCookieBytes: cookieBytesOfOthers(component.name, headers, (other) => {
         const published = this.#catalog.latest(other);
         return published !== undefined && tenantOf(published, this.#config.tenants.default) === tenant;

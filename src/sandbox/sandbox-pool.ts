@@ -337,7 +337,7 @@ export class SandboxPool {
     return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, boundChars: job.budget.nestedCharsBound }, used: new Set() };
   }
 
-  /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate, the share), all or none. */
+  /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate and the share at once), all or none. */
   #holdChild(budget: RequestBudget, payer: string, component: string): boolean {
     let taken = 0;
     try {
@@ -345,9 +345,7 @@ export class SandboxPool {
       taken = 1;
       budget.charge();
       taken = 2;
-      this.#componentGates.enterNow(component);
-      taken = 3;
-      this.#shares.enterNow(payer);
+      this.#enterNow(component, payer);
       return true;
     } catch {
       this.#letGoChild(budget, payer, component, taken, false);
@@ -355,10 +353,12 @@ export class SandboxPool {
     }
   }
 
-  /** Gives back the first `taken` of what #holdChild takes, in reverse; an execution never run goes back to the budget. */
+  /** Gives back the first `taken` of what #holdChild takes (3: all of it), in reverse; an execution never run goes back to the budget. */
   #letGoChild(budget: RequestBudget, payer: string, component: string, taken: number, ran: boolean): void {
-    if (taken > 3) this.#shares.leave(payer);
-    if (taken > 2) this.#componentGates.leave(component);
+    if (taken > 2) {
+      this.#shares.leave(payer);
+      this.#componentGates.leave(component);
+    }
     if (taken > 1 && !ran) budget.refundExecution();
     if (taken > 0) budget.releaseSlot();
   }
@@ -377,7 +377,7 @@ export class SandboxPool {
 
   /** Frees what the lease held; an execution leased and never run is given back to the request. */
   #release(job: ExecutionJob, payer: string, granted: GrantedLease): void {
-    granted.children.forEach((child, at) => this.#letGoChild(job.budget, payer, job.children![child]!.plan.component, 4, granted.used.has(at)));
+    granted.children.forEach((child, at) => this.#letGoChild(job.budget, payer, job.children![child]!.plan.component, 3, granted.used.has(at)));
   }
 
   /**
@@ -387,13 +387,7 @@ export class SandboxPool {
    */
   #admit(job: ExecutionJob, payer: string): Promise<void> | undefined {
     if (job.depth > 0) {
-      this.#componentGates.enterNow(job.component);
-      try {
-        this.#shares.enterNow(payer);
-      } catch (error) {
-        this.#componentGates.leave(job.component);
-        throw error;
-      }
+      this.#enterNow(job.component, payer);
       return undefined;
     }
     // A request waits for its turn at most as long as its execution may run, then is told to come back (OVERLOADED).
@@ -402,6 +396,17 @@ export class SandboxPool {
     if (componentTurn === undefined) return this.#enterShare(job.component, payer, timeoutMs);
     const queuedAt = performance.now();
     return componentTurn.then(() => this.#enterShare(job.component, payer, Math.max(1, queuedAt + timeoutMs - performance.now())));
+  }
+
+  /** The component's slot and the paying tenant's, both at once or neither (a nested render's, whose parent holds a slot while it waits). */
+  #enterNow(component: string, payer: string): void {
+    this.#componentGates.enterNow(component);
+    try {
+      this.#shares.enterNow(payer);
+    } catch (error) {
+      this.#componentGates.leave(component);
+      throw error;
+    }
   }
 
   /** The paying tenant's turn, once the component's slot is held: that slot is given back if the turn fails. */

@@ -1,10 +1,10 @@
 import t from 'tap';
-import { fixture, request, startRegistry } from '../helpers/start-registry';
+import { fixture, ofTenant, request, startRegistry } from '../helpers/start-registry';
 
 const UNRENDERED = 'application/vnd.oc.unrendered+json';
 
 t.test('the ctx that server logic receives', async (t) => {
-  const { url } = await startRegistry(t, [fixture('core-ctx-echo'), fixture('ctx-mutator')], (config) => {
+  const { url } = await startRegistry(t, [fixture('core-ctx-echo'), ofTenant('acme', fixture('ctx-mutator'))], (config) => {
     config.limits.sandboxHosts = 1;
     config.env = { name: 'core-test-env' };
   });
@@ -30,13 +30,17 @@ t.test('the ctx that server logic receives', async (t) => {
     t.same(data.state, { seenCount: 2 }, 'the middleware result');
   });
 
-  t.test("env and templates are each execution's own: what one changes, the next does not see", async (t) => {
-    const seen = async () => (await request(`${url}ctx-mutator`, { headers: { accept: UNRENDERED } })).body.data.seen as string;
-    const first = await seen();
-    t.same(JSON.parse(first).env, { name: 'core-test-env' });
-    t.equal(JSON.parse(first).templates[0].type, 'oc-template-es6');
-    t.equal(await seen(), first, 'the second execution gets them as the first did, before its changes');
-    t.equal(await seen(), first);
+  t.test("env and templates are each execution's own: what one changes, or the built-ins it tries to poison, the next does not see", async (t) => {
+    const mutate = async () => (await request(`${url}ctx-mutator`, { headers: { accept: UNRENDERED } })).body.data as { seen: string; poisoned: boolean[] };
+    const first = await mutate();
+    t.same(JSON.parse(first.seen).env, { name: 'core-test-env' });
+    t.equal(JSON.parse(first.seen).templates[0].type, 'oc-template-es6');
+    t.same(first.poisoned, [false, false, false], 'the built-ins are frozen');
+    const again = await mutate();
+    t.equal(again.seen, first.seen, 'the second execution gets them as the first did, before its changes');
+    t.equal((await mutate()).seen, first.seen);
+    // Another tenant's component beside it: its own context, untouched.
+    t.same((await echo('?label=hi')).templates[0], { type: 'oc-template-es6', version: '1.0.0', externals: [] });
   });
 
   t.test('requestHeaders are the original request headers', async (t) => {

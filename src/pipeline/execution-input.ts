@@ -1,0 +1,45 @@
+import { parseAcceptLanguage } from './accept-language';
+import { stringHeader } from './call-values';
+import { cookiesHeldBy, headersForComponent } from './component-cookies';
+import type { RenderMode, RequestHeaders } from './render';
+
+/** What one execution is told of its request (workers/isolate-prelude.ts reads it). */
+export interface ExecutionRequest {
+  component: string;
+  action?: string;
+  mode: RenderMode;
+  params: Record<string, unknown>;
+  /** The parameters as given: `__ocAcceptLanguage` there overrides the header. */
+  given: Record<string, unknown>;
+  headers: RequestHeaders;
+  baseUrl: string;
+  staticPath: string;
+  /** The bytes the visitor's cookies of the component's tenant's other components hold. */
+  tenantCookieBytes: number;
+}
+
+/**
+ * The JSON of an execution's input, as the front builds it and as a sandbox host builds it for a
+ * child it runs under a lease: only what changes per request crosses per execution; the version's
+ * constants (name, env, template types, plugins) are installed once in its context with its code.
+ */
+export function executionInput(request: ExecutionRequest): string {
+  const { component, headers } = request;
+  return JSON.stringify({
+    op: request.action === undefined ? 'render' : 'action',
+    action: request.action,
+    mode: request.mode,
+    params: request.params,
+    acceptLanguage: parseAcceptLanguage(stringHeader(request.given['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
+    baseUrl: request.baseUrl,
+    requestHeaders: headersForComponent(component, headers),
+    staticPath: request.staticPath,
+    // The component's cookies the visitor holds, `[name, bytes]`, and the bytes its tenant's other
+    // components' cookies hold: setCookie bounds the jar by them.
+    heldCookies: cookiesHeldBy(component, headers),
+    tenantCookieBytes: request.tenantCookieBytes,
+  });
+}
+
+/** Where a version's static files are served from: under `staticBaseUrl` when set, else under the call's base URL. */
+export const staticPathOf = (base: string, component: string, version: string): string => `${base}${component}/${version}/static/`;
