@@ -224,9 +224,13 @@ export class RenderPipeline {
           const planned = children[child]!;
           this.#metrics.nestedRendered('host');
           this.#metrics.recordExecution(planned.version, planned.tenant, run.ms / 1000, run.outcome);
+          const ok = run.outcome === 'ok';
+          // Successes are logged only with the access log on: no line is built otherwise.
+          const log = ok ? this.#log.rendered : this.#log.failed;
+          if (log === undefined) return;
           const nested = { reqId: budget.requestId, component: planned.plan.name, requestVersion: planned.plan.requested, depth: request.depth + 1 };
-          if (run.outcome === 'ok') this.#log.rendered?.({ ...nested, version: planned.plan.version }, 'nested render');
-          else this.#log.failed({ ...nested, code: isErrorCode(run.outcome) ? run.outcome : 'GENERIC_ERROR' }, 'nested render failed');
+          if (ok) log({ ...nested, version: planned.plan.version }, 'nested render');
+          else log({ ...nested, code: isErrorCode(run.outcome) ? run.outcome : 'GENERIC_ERROR' }, 'nested render failed');
         }),
     };
     const answer = this.#pool.execute(job).then((json) => {
