@@ -87,6 +87,15 @@ export function startCli(t: Teardown, args: string[], options: { cwd?: string; e
   };
 }
 
+/** The JSON log lines a running command wrote so far (its other output left out). */
+export function logLines<T>(cli: RunningCli): T[] {
+  return cli
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as T);
+}
+
 /** The test's environment without TESSERA_* variables, which would change what the commands do. */
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('TESSERA_')));

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
-import { cliEnv, eventually, startCli, workFolder } from '../cli/run-cli';
+import { cliEnv, eventually, logLines, startCli, workFolder } from '../cli/run-cli';
 import { fixture, request } from '../helpers/start-registry';
 import { packagedFixture } from '../helpers/packaged-fixture';
 import { parseMetrics, valueOf } from '../sandbox/parse-metrics';
@@ -27,12 +27,7 @@ t.test('a nested render that fails is logged the same whether the front or its p
     env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_FRONT_THREADS: '1', TESSERA_LIMITS_SANDBOX_HOSTS: '1' }),
   });
   const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
-  const lines = (): LogLine[] =>
-    registry
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
+  const lines = () => logLines<LogLine>(registry);
   const failedUnder = async (id: string): Promise<LogLine[]> => {
     const answer = await request(`${url}leased-parent?case=failing`, { headers: { 'x-request-id': id } });
     t.equal(answer.status, 200, 'the parent answers with its child\'s error');

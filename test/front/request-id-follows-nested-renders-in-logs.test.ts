@@ -1,5 +1,5 @@
 import t from 'tap';
-import { cliEnv, eventually, startCli, workFolder } from '../cli/run-cli';
+import { cliEnv, eventually, logLines, startCli, workFolder } from '../cli/run-cli';
 import { request } from '../helpers/start-registry';
 import { parseMetrics, valueOf } from '../sandbox/parse-metrics';
 
@@ -16,12 +16,7 @@ t.test('every log line of a request, nested renders included, carries its reques
   const dir = await workFolder(t);
   const registry = startCli(t, ['start', '--with-demo', '--port', '0', '--storage', dir], { env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LOG_REQUESTS: 'true' }) });
   const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
-  const lines = (): LogLine[] =>
-    registry
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
+  const lines = () => logLines<LogLine>(registry);
 
   const panel = await request(`${url}welcome-panel?name=Ada&city=Porto`, { headers: { 'x-request-id': 'checkout-7f3a' } });
   t.equal(panel.status, 200);
