@@ -249,18 +249,31 @@ export class ComponentIsolate implements WatchedIsolate {
       [bridge, deliver],
       { arguments: { reference: true } },
     );
-    version.runMany = (await context.global.get('__tesseraRunMany', { reference: true })) as ivm.Reference;
-    for (const name of ['__tesseraRunMany', '__tesseraDescribe']) await context.global.delete(name);
-
-    const timeout = bounded(this.#limits.timeoutMs);
-    const template = await this.#isolate.compileScript(
-      `__tesseraDefineTemplate((function(){var oc;${code.template}\n;return oc.components;})(), ${JSON.stringify(code.templateKey)});`,
-    );
-    await template.run(context, { timeout });
-    if (code.server === undefined) return undefined;
-    const server = await this.#isolate.compileScript(`__tesseraDefineServer(function(module, exports, require){${code.server}\n});`);
-    const loaded = (await server.run(context, { timeout })) as string;
-    return JSON.parse(loaded).ok ? undefined : loaded;
+    // The prelude's entry points are taken by reference and removed from the global object before
+    // any tenant code runs: a view's top-level code, which runs first, could otherwise replace the
+    // hook that loads the server bundle and answer the build in the host's or the registry's words.
+    const hook = (name: string) => context.global.get(name, { reference: true }) as Promise<ivm.Reference>;
+    version.runMany = await hook('__tesseraRunMany');
+    const defineTemplate = await hook('__tesseraDefineTemplate');
+    const defineServer = await hook('__tesseraDefineServer');
+    for (const name of ['__tesseraRunMany', '__tesseraDescribe', '__tesseraDefineTemplate', '__tesseraDefineServer']) await context.global.delete(name);
+    try {
+      const timeout = bounded(this.#limits.timeoutMs);
+      const template = await this.#isolate.compileScript(`(function(){var oc;${code.template}\n;return oc.components;})()`);
+      const components = (await template.run(context, { timeout, reference: true })) as ivm.Reference;
+      await defineTemplate.apply(undefined, [components.derefInto(), code.templateKey], { timeout });
+      components.release();
+      if (code.server === undefined) return undefined;
+      const server = await this.#isolate.compileScript(`(function(module, exports, require){${code.server}\n})`);
+      const factory = (await server.run(context, { timeout, reference: true })) as ivm.Reference;
+      // What the prelude answers: its own JSON, whatever the bundle did.
+      const loaded = (await defineServer.apply(undefined, [factory.derefInto()], { timeout, result: { copy: true } })) as string;
+      factory.release();
+      return JSON.parse(loaded).ok ? undefined : loaded;
+    } finally {
+      defineTemplate.release();
+      defineServer.release();
+    }
   }
 
   /** Disposed, or set to go once its executions end: a new request must build another. */

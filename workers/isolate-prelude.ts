@@ -88,6 +88,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     lowerName.startsWith('attribution-reporting-');
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const CRLF = /[\r\n]/;
+  // What HTTP carries in a header's value (Node refuses the rest when the front writes the answer):
+  // tab, visible ASCII and space, and the bytes of Latin-1 past ASCII.
+  const NOT_HEADER_TEXT = /[^\t\x20-\x7e\x80-\xff]/;
   const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
   const NOT_SERIALIZABLE = stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
   const { maxResultChars, maxPayloadChars, maxNestedBatch, maxNestedRenders } = limits;
@@ -189,9 +192,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     });
   };
 
-  // Called once by the script that wraps the server bundle; tenant top-level code runs here.
+  // Called once by the host with the function that wraps the server bundle; tenant top-level code
+  // runs here. Taken by the host (and removed from the global object) before any tenant code runs.
   global.__tesseraDefineServer = (factory: (m: object, e: object, r: unknown) => void): string => {
-    delete global.__tesseraDefineServer;
     const module: any = { exports: {} };
     try {
       factory(module, module.exports, moduleRequire);
@@ -202,7 +205,6 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     return stringify({ ok: true });
   };
   global.__tesseraDefineTemplate = (components: Record<string, (model: unknown) => unknown>, key: string) => {
-    delete global.__tesseraDefineTemplate;
     view = components[key];
   };
   // The development console: a component built with `new Server({development: {console: true}})`
@@ -442,9 +444,10 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
         if (typeof name !== 'string' || typeof value !== 'string') throw new TypeErrorCtor('setHeader(name, value) takes two strings.');
         if (!TOKEN.test(name) || isRefusedHeader(name.toLowerCase())) throw new TypeErrorCtor(`Header "${name}" cannot be set by a component.`);
         if (CRLF.test(value)) throw new TypeErrorCtor(`The value of header "${name}" contains a line break.`);
+        if (NOT_HEADER_TEXT.test(value)) throw new TypeErrorCtor(`The value of header "${name}" contains a character HTTP cannot carry.`);
         if (name.length > MAX_NAME_CHARS || value.length > MAX_HEADER_VALUE_CHARS) throw new RangeErrorCtor(`Header "${name.slice(0, MAX_NAME_CHARS)}" is over its size limit.`);
         const key = name.toLowerCase();
-        if (!(key in headers) && keys(headers).length >= MAX_HEADERS) throw new RangeErrorCtor(`A component may set at most ${MAX_HEADERS} headers.`);
+        if (!hasOwn(headers, key) && keys(headers).length >= MAX_HEADERS) throw new RangeErrorCtor(`A component may set at most ${MAX_HEADERS} headers.`);
         headers[key] = value;
       },
       setCookie(name: unknown, value: unknown, options?: any) {

@@ -22,6 +22,12 @@ export interface BridgeLog {
   rendered?: LogLine;
 }
 
+/**
+ * The longest name or version expression a log line carries: what a component asks for is its own
+ * text, up to a nested render's 64 KB of arguments, and a component may ask for a hundred.
+ */
+const MAX_LOGGED_CHARS = 256;
+const clipped = (text: unknown): unknown => (typeof text === 'string' && text.length > MAX_LOGGED_CHARS ? `${text.slice(0, MAX_LOGGED_CHARS)}…` : text);
 
 /**
  * Answers the calls server logic makes from inside an isolate: nested renders go back through the
@@ -35,7 +41,7 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
         const version = typeof call.version === 'string' ? call.version : '';
-        const nested = { reqId: budget.requestId, component: call.name, requestVersion: version, depth: depth + 1 };
+        const nested = { reqId: budget.requestId, component: clipped(call.name), requestVersion: clipped(version), depth: depth + 1 };
         const { body } = await pipeline
           .render({
             name: call.name,
