@@ -1,6 +1,6 @@
 import type { ComponentIsolate } from './component-isolate';
 import { localAnswer, localCall } from '../src/pipeline/nested-call';
-import type { NestedLease, NestedPlan, NestedRun } from '../src/sandbox/protocol';
+import type { LeaseEnd, NestedLease, NestedPlan, NestedRun } from '../src/sandbox/protocol';
 import { nestedCharsRefusal } from '../src/sandbox/request-budget';
 
 /** A child this host runs for its parent under the parent's lease. */
@@ -32,6 +32,9 @@ export class HostLease {
   readonly #deadline: number;
   #chars = 0;
   readonly #runs: NestedRun[] = [];
+  /** Set once the parent asked the front for a render: the lease's end, given once its running children have answered. */
+  #ending: Promise<LeaseEnd> | undefined;
+  #whenIdle: (() => void) | undefined;
 
   /** `plans`: the lease's, read from the connection's table (leased-plans.ts); `deadline`: when the parent's root request runs out of time (performance.now()). */
   constructor(lease: NestedLease, plans: ReadonlyArray<NestedPlan | undefined>, deadline: number) {
@@ -44,6 +47,7 @@ export class HostLease {
 
   /** The child a call asks for, when the lease covers it and its version is warm here and calm (`warm`); its plan is then used. */
   take(payload: string, warm: (plan: NestedPlan) => ComponentIsolate | undefined): LeasedChild | undefined {
+    if (this.#ending) return undefined;
     const call = localCall(this.#plans, this.#used, payload);
     if (!call) return undefined;
     const plan = this.#plans[call.plan]!;
@@ -69,8 +73,39 @@ export class HostLease {
     return local.answer;
   }
 
+  /** A child has answered, or was stopped (`local`: its execution id here). */
+  childEnded(local: number): void {
+    this.children.delete(local);
+    if (this.children.size === 0) this.#whenIdle?.();
+  }
+
+  /**
+   * Ends the lease for a call its parent asks of the front (protocol.ts, LeaseEnd): no child runs
+   * under it any more; once those running have answered, what was never used is given back and
+   * what was brought is told. Every call to the front waits for it, the first one carries it.
+   */
+  end(): Promise<LeaseEnd> {
+    this.#ending ??= new Promise<void>((resolve) => {
+      if (this.children.size === 0) resolve();
+      else this.#whenIdle = resolve;
+    }).then(() => {
+      const returned: number[] = [];
+      this.#used.forEach((used, index) => {
+        if (!used) returned.push(index);
+        this.#used[index] = true;
+      });
+      return { returned, chars: this.#chars };
+    });
+    return this.#ending;
+  }
+
+  /** Whether the lease has ended (or is ending) before its parent did. */
+  get ending(): boolean {
+    return this.#ending !== undefined;
+  }
+
   /** The parent ended: children still running count as cancelled (the caller stops them); answers every run. */
-  end(): NestedRun[] | undefined {
+  runs(): NestedRun[] | undefined {
     const now = performance.now();
     for (const child of this.children.values()) this.#runs.push({ plan: child.index, ms: now - child.started, outcome: 'EXECUTION_CANCELLED', chars: 0 });
     this.children.clear();

@@ -21,7 +21,7 @@ import { framedSocket } from '../src/sandbox/framed-socket';
 import { IdTable } from '../src/sandbox/id-table';
 import { KnownPlans } from '../src/sandbox/leased-plans';
 import { Outbox } from '../src/sandbox/outbox';
-import { NEED_CODE, type ExecuteMessage, type FrontMessage, type HostMessage, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
+import { NEED_CODE, type BridgeCallMessage, type BridgeOp, type ExecuteMessage, type FrontMessage, type HostMessage, type LeaseEnd, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
@@ -64,15 +64,26 @@ let draining = false;
 const forward: BridgeForwarder = (local, op, payload) => {
   const running = executions.get(local);
   if (!running) return Promise.resolve('{"ok":false,"ended":true}');
-  const child = op === 'render' && running.lease ? runChild(running, running.lease, payload) : undefined;
+  const lease = op === 'render' ? running.lease : undefined;
+  if (lease === undefined) return toFront(running, op, payload);
+  const child = runChild(running, lease, payload);
   if (child) return child;
+  // A render the lease does not cover: the lease ends first, and the first such call tells the front.
+  const first = !lease.ending;
+  return lease.end().then((end) => (executions.get(local) !== running ? '{"ok":false,"ended":true}' : toFront(running, op, payload, first ? end : undefined)));
+};
+
+/** Sends an execution's bridge call to its front; answers the front's answer. */
+function toFront(running: Running, op: BridgeOp, payload: string, leaseEnd?: LeaseEnd): Promise<string> {
   return new Promise((resolve) => {
     const call = nextCall++;
     bridgeCalls.set(call, { front: running.front, resolve });
     // A child run here calls under its parent's execution, one level deeper.
-    running.front.outbox.post(running.leased ? { t: 'bridge', call, execution: running.id, op, payload, deeper: 1 } : { t: 'bridge', call, execution: running.id, op, payload });
+    const message: BridgeCallMessage = running.leased ? { t: 'bridge', call, execution: running.id, op, payload, deeper: 1 } : { t: 'bridge', call, execution: running.id, op, payload };
+    if (leaseEnd) message.leaseEnd = leaseEnd;
+    running.front.outbox.post(message);
   });
-};
+}
 
 /**
  * Runs a parent's nested render here when its lease covers it and the child's version is warm (see
@@ -90,8 +101,9 @@ function runChild(parent: Running, lease: HostLease, payload: string): Promise<s
     child.isolate.execute(child.plan.key, child.input, local, child.timeoutMs, false, (answer) => {
       if (answer === CANCELLED) return; // its parent ended first: nothing waits for it
       executions.delete(local);
-      lease.children.delete(local);
-      resolve(lease.answered(child, answer));
+      const answered = lease.answered(child, answer);
+      lease.childEnded(local);
+      resolve(answered);
     });
   });
 }
@@ -102,7 +114,7 @@ function endLease(lease: HostLease): NestedRun[] | undefined {
     executions.delete(local);
     child.isolate.cancel(local);
   }
-  return lease.end();
+  return lease.runs();
 }
 
 const broadcast = (message: HostMessage): void => {

@@ -92,6 +92,8 @@ function validParameters(definitions: Record<string, ParameterDefinition>, given
     const definition = Object.hasOwn(definitions, name) ? definitions[name] : undefined;
     const coerced = definition && typeof value === 'string' ? coerceParameter(value, definition.type) : value;
     if (definition && (typeof coerced !== definition.type || (definition.enum && !definition.enum.includes(coerced as never)))) return undefined;
+    // ajv's numbers are finite: `1e999` reads as Infinity, which the front refuses.
+    if (typeof coerced === 'number' && !Number.isFinite(coerced)) return undefined;
     params[name] = coerced;
   }
   // `required` is an own property to ajv; a default is added, as the front adds it, unless `in` finds the name.

@@ -175,6 +175,22 @@ export interface BridgeCallMessage {
   payload: string;
   /** 1 for a call of a child the host ran itself under the execution's lease: one level deeper. */
   deeper?: 1;
+  /** With the first nested render a leased execution asks of the front: its lease ends (see LeaseEnd). */
+  leaseEnd?: LeaseEnd;
+}
+
+/**
+ * A lease ended before its execution did, because the execution asked the front for a nested render
+ * the lease did not cover: the front then admits and counts that render as it would without a lease.
+ * So what the lease held and never used is given back first, and the answers its children brought
+ * are counted first; the host sends the call once those running have answered, and runs no child
+ * under the lease after it.
+ */
+export interface LeaseEnd {
+  /** Indexes of the lease's plans never used: their slots and executions go back to the request. */
+  returned: number[];
+  /** Characters of the answers the lease's children brought so far (all of them: none runs now). */
+  chars: number;
 }
 
 export type BridgeOp = 'render' | 'plugin';

@@ -66,16 +66,17 @@ export class RequestBudget {
     this.#batch = batch;
   }
 
-  /** Counts one more execution and answers the milliseconds it may take; throws when none are left. */
+  /** Counts one more execution and answers the milliseconds it may take; throws, counting nothing, when none are left. */
   charge(): number {
     this.assertOpen();
-    if (++this.#executions > this.#limits.maxExecutions) {
+    if (this.#executions >= this.#limits.maxExecutions) {
       throw new TesseraError('REQUEST_BUDGET_EXCEEDED', `A request may run at most ${this.#limits.maxExecutions} executions across its nested renders.`);
     }
     const now = performance.now();
     this.#deadline ??= now + this.#limits.timeoutMs;
     const left = this.#deadline - now;
     if (left <= 0) throw new TesseraError('EXECUTION_TIMEOUT', 'The request passed its execution time limit before this nested render could start.');
+    this.#executions++;
     return Math.min(left, this.#limits.timeoutMs);
   }
 
@@ -116,6 +117,19 @@ export class RequestBudget {
     this.#nestedChars += chars;
     if (this.#nestedChars > this.#limits.maxNestedChars) {
       throw new TesseraError('REQUEST_BUDGET_EXCEEDED', nestedCharsRefusal(this.#limits.maxNestedChars));
+    }
+  }
+
+  /**
+   * Counts the characters of the answers a host brought its parent under a lease: the host held them
+   * within what the request had left when the lease was granted, so they are counted, never refused.
+   */
+  countLeased(chars: number): void {
+    this.#nestedChars += chars;
+    try {
+      this.#batch?.charge(chars);
+    } catch {
+      // The batch's later answers are refused: it holds these already.
     }
   }
 

@@ -7,7 +7,7 @@ import type { RequestBudget } from './request-budget';
 import { connectHost, forkHost } from './host-link';
 import { ELSEWHERE, SandboxHost, type HostEvents, type HostExecution } from './sandbox-host';
 import type { PlannedLease } from './leased-plans';
-import { NEED_CODE, type BridgeOp, type ComponentCode, type NestedPlan, type NestedRun, type SandboxLimits } from './protocol';
+import { NEED_CODE, type BridgeOp, type ComponentCode, type LeaseEnd, type NestedPlan, type NestedRun, type SandboxLimits } from './protocol';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
 const PING_EVERY_MS = 500;
@@ -97,6 +97,12 @@ interface GrantedLease {
   runs?: NestedRun[];
   /** The plans it ran (their executions stay counted). */
   readonly used: Set<number>;
+  /** The plans given back when the lease ended before its execution (protocol.ts, LeaseEnd). */
+  readonly returned: Set<number>;
+  /** Ended before its execution: what it did not use given back, what it brought so far counted. */
+  ended: boolean;
+  /** Characters of its children's answers counted when it ended. */
+  counted: number;
 }
 
 /** Figures from the hosts' latest reports. */
@@ -159,6 +165,10 @@ interface PoolExecution extends HostExecution {
   readonly key: string;
   readonly depth: number;
   readonly budget: RequestBudget;
+  /** The tenant paying for it, its children, and the lease it holds of them. */
+  readonly payer: string;
+  readonly children: readonly LeasableChild[] | undefined;
+  readonly granted: GrantedLease | undefined;
 }
 
 /** The component a sandbox key (`name@version#serverHash`) belongs to; a component name holds no `@`. */
@@ -235,6 +245,7 @@ export class SandboxPool {
           host.answerBridge(message.call, JSON.stringify({ ok: false, message: 'The component does not declare this plugin.' }));
           return;
         }
+        if (message.leaseEnd !== undefined && message.deeper === undefined) this.#leaseEnded(execution as PoolExecution, message.leaseEnd);
         const request: BridgeRequest =
           message.deeper === undefined ? { op: message.op, payload: message.payload, depth, budget, caller: { key, host } } : { op: message.op, payload: message.payload, depth: depth + 1, budget };
         this.#options.bridge(request).then(
@@ -301,9 +312,12 @@ export class SandboxPool {
     try {
       const turn = this.#admit(job, payer);
       if (turn) await turn;
-      const granted = job.children ? this.#lease(job, payer, job.children) : undefined;
+      let granted: GrantedLease | undefined;
       try {
-        const answer = await this.#run(job, granted);
+        // The execution's own charge first: what its leases take ahead is what the request has left after it.
+        const timeoutMs = job.budget.charge();
+        if (job.children) granted = this.#lease(job, payer, job.children);
+        const answer = await this.#run(job, granted, timeoutMs);
         if (granted?.runs) this.#settle(job, granted, granted.runs);
         job.budget.chargeAnswer(answer.length, job.depth > 0);
         return answer;
@@ -320,11 +334,13 @@ export class SandboxPool {
   /**
    * The children of an execution admitted now, as nested renders are (the child's gate and the
    * payer's share at once, a slot and an execution of the request's budget), for its host to run
-   * itself; none when none is admitted. Each stays held until the execution's answer, used or not:
-   * so only children of the paying tenant are leased, whose held slots are its own. Another tenant's
-   * component goes through the front, holding its gate only while it runs.
+   * itself; none when none is admitted. Each stays held until the execution's answer, used or not,
+   * by code that may only wait: so leases go only to the paying tenant's own executions, and only
+   * of its own children, whose held slots are its own. Another tenant's component, or a component
+   * another tenant's code asks for, goes through the front, holding its gate only while it runs.
    */
   #lease(job: ExecutionJob, payer: string, children: readonly LeasableChild[]): GrantedLease | undefined {
+    if (job.tenant !== payer) return undefined;
     const granted: number[] = [];
     const plans: NestedPlan[] = [];
     for (let index = 0; index < children.length; index++) {
@@ -334,7 +350,7 @@ export class SandboxPool {
       plans.push(plan);
     }
     if (plans.length === 0) return undefined;
-    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, boundChars: job.budget.nestedCharsBound }, used: new Set() };
+    return { children: granted, lease: { plans, maxChars: job.budget.nestedCharsLeft, boundChars: job.budget.nestedCharsBound }, used: new Set(), returned: new Set(), ended: false, counted: 0 };
   }
 
   /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate and the share at once), all or none. */
@@ -363,21 +379,46 @@ export class SandboxPool {
     if (taken > 0) budget.releaseSlot();
   }
 
-  /** What the host ran under the lease: told to the job, their answers charged to the request. */
+  /**
+   * What the host ran under the lease: told to the job, their answers counted to the request (the
+   * host held them within what the request had left when the lease was granted).
+   */
   #settle(job: ExecutionJob, granted: GrantedLease, runs: NestedRun[]): void {
     const used = granted.used;
+    let chars = 0;
     for (const run of runs) {
       const child = granted.children[run.plan];
-      if (child === undefined || used.has(run.plan)) continue;
+      if (child === undefined || used.has(run.plan) || granted.returned.has(run.plan)) continue;
       used.add(run.plan);
       job.ranNested?.(child, run);
-      job.budget.chargeAnswer(run.chars, true);
+      chars += run.chars;
     }
+    job.budget.countLeased(Math.max(0, chars - granted.counted));
   }
 
-  /** Frees what the lease held; an execution leased and never run is given back to the request. */
+  /**
+   * The lease of a running execution ended before it (protocol.ts, LeaseEnd): what it never used is
+   * given back, what its children brought is counted, before the call that ended it is admitted.
+   */
+  #leaseEnded(execution: PoolExecution, end: LeaseEnd): void {
+    const granted = execution.granted;
+    if (!granted || granted.ended) return;
+    granted.ended = true;
+    for (const at of end.returned) {
+      const child = granted.children[at];
+      if (child === undefined || granted.returned.has(at)) continue;
+      granted.returned.add(at);
+      this.#letGoChild(execution.budget, execution.payer, execution.children![child]!.plan.component, 3, false);
+    }
+    granted.counted = Math.max(0, end.chars);
+    execution.budget.countLeased(granted.counted);
+  }
+
+  /** Frees what the lease held and was not given back; an execution leased and never run is given back to the request. */
   #release(job: ExecutionJob, payer: string, granted: GrantedLease): void {
-    granted.children.forEach((child, at) => this.#letGoChild(job.budget, payer, job.children![child]!.plan.component, 3, granted.used.has(at)));
+    granted.children.forEach((child, at) => {
+      if (!granted.returned.has(at)) this.#letGoChild(job.budget, payer, job.children![child]!.plan.component, 3, granted.used.has(at));
+    });
   }
 
   /**
@@ -428,8 +469,7 @@ export class SandboxPool {
     for (const scope of this.#quarantine.record(component, tenant)) this.#options.events.quarantined(tenant, scope);
   }
 
-  async #run(job: ExecutionJob, granted: GrantedLease | undefined): Promise<string> {
-    const timeoutMs = job.budget.charge();
+  async #run(job: ExecutionJob, granted: GrantedLease | undefined, timeoutMs: number): Promise<string> {
     let code: ComponentCode | undefined;
     for (;;) {
       const host = this.#near(job) ?? this.#pick(job.component) ?? (await this.#aHost(timeoutMs));
@@ -462,6 +502,9 @@ export class SandboxPool {
         plugins: job.plugins,
         depth: job.depth,
         budget: job.budget,
+        payer: job.budget.rootTenant ?? job.tenant,
+        children: job.children,
+        granted,
         resolve: (answer, nested) => {
           settled();
           if (nested && granted) granted.runs = nested;
