@@ -101,6 +101,8 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const catalog = new Catalog(storage, {
     onUnreadable: (id, reason) => app.log.error(`skipped ${id}: it cannot be read from storage: ${reason}`),
     onNotice: (message) => app.log.warn(`catalog: ${message}`),
+    // An unpublished version: the leases this process's pool granted before no longer run it.
+    onDropped: (name, version) => pool.revoke(name, version),
     // One writer of the index per process: the main thread, which loads the catalog before its front threads start.
     maintainsIndex: !frontThread,
   });

@@ -73,6 +73,13 @@ export class HostLease {
     return local.answer;
   }
 
+  /** A version left the catalog: its plans match no call any more (they are given back unused). */
+  revoke(name: string, version: string): void {
+    this.#plans.forEach((plan, index) => {
+      if (plan?.name === name && plan.version === version) this.#used[index] = true;
+    });
+  }
+
   /** A child has answered, or was stopped (`local`: its execution id here). */
   childEnded(local: number): void {
     this.children.delete(local);

@@ -35,6 +35,8 @@ interface Front {
   readonly executions: IdTable<number>;
   /** The plans of leases this front sent, which its later leases name by id. */
   readonly plans: KnownPlans;
+  /** The leases of its executions running here. */
+  readonly leases: Set<HostLease>;
 }
 
 /** An execution received and not yet answered: whose it is, and the isolate running it (none while its context is built). */
@@ -109,7 +111,8 @@ function runChild(parent: Running, lease: HostLease, payload: string): Promise<s
 }
 
 /** Stops the children a parent leaves running (its answer needs none of them); answers what its lease ran. */
-function endLease(lease: HostLease): NestedRun[] | undefined {
+function endLease(front: Front, lease: HostLease): NestedRun[] | undefined {
+  front.leases.delete(lease);
   for (const [local, child] of lease.children) {
     executions.delete(local);
     child.isolate.cancel(local);
@@ -141,6 +144,7 @@ function execute(front: Front, message: ExecuteMessage): void {
   const local = nextExecution++;
   const lease = message.lease && plans ? new HostLease(message.lease, plans, performance.now() + message.timeoutMs) : undefined;
   const running: Running = { front, id: message.id, isolate: undefined, deadline: undefined, lease };
+  if (lease) front.leases.add(lease);
   executions.set(local, running);
   front.executions.set(message.id, local);
   const isolate = warm.ready(message.key);
@@ -172,7 +176,7 @@ function run(local: number, running: Running, isolate: ComponentIsolate, message
 
 function finish(local: number, running: Running, answer: string): void {
   forget(local, running);
-  const nested = running.lease && endLease(running.lease);
+  const nested = running.lease && endLease(running.front, running.lease);
   running.front.outbox.post(nested ? { t: 'result', id: running.id, answer, nested } : { t: 'result', id: running.id, answer });
 }
 
@@ -196,7 +200,7 @@ function cancel(front: Front, id: number): void {
   const running = local === undefined ? undefined : executions.get(local);
   if (local === undefined || !running) return;
   forget(local, running);
-  if (running.lease) endLease(running.lease);
+  if (running.lease) endLease(running.front, running.lease);
   running.isolate?.cancel(local);
 }
 
@@ -216,6 +220,9 @@ function receive(front: Front, batch: FrontMessage[]): void {
         call.resolve(message.answer);
         break;
       }
+      case 'revoke':
+        for (const lease of front.leases) lease.revoke(message.name, message.version);
+        break;
       case 'ping':
         front.outbox.post({ t: 'pong', id: message.id, warmIsolates: warm.count, heapBytes: warm.heapBytes, rssBytes: process.memoryUsage.rss(), heaviest: warm.heaviest, cpu: warm.takeCpu() });
         break;
@@ -241,7 +248,7 @@ function disconnected(front: Front): void {
   endIfDrained();
 }
 
-const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new IdTable(), plans: new KnownPlans() };
+const owner: Front = { outbox: new Outbox((batch) => process.send!(batch)), executions: new IdTable(), plans: new KnownPlans(), leases: new Set() };
 process.on('message', (batch: FrontMessage[]) => receive(owner, batch));
 // The owner is gone: nothing can be answered any more. A hard exit, because a parked isolate
 // thread would keep a normal exit waiting forever.
@@ -255,7 +262,7 @@ const server = net.createServer((socket) => {
   socket.setNoDelay(true);
   let front: Front | undefined = undefined;
   const send = framedSocket<FrontMessage, HostMessage>(socket, (batch) => front && receive(front, batch), { stopReadingWhileBehind: true });
-  front = { outbox: new Outbox(send), executions: new IdTable(), plans: new KnownPlans() };
+  front = { outbox: new Outbox(send), executions: new IdTable(), plans: new KnownPlans(), leases: new Set() };
   fronts.add(front);
   socket.on('close', () => front && fronts.has(front) && disconnected(front));
   socket.on('error', () => socket.destroy());

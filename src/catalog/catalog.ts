@@ -17,6 +17,8 @@ export interface CatalogOptions {
   onUnreadable?: UnreadableVersionListener;
   /** Told what the catalog did about its own records that an operator may want to know (a full listing, an index it could not write). */
   onNotice?: (message: string) => void;
+  /** Told each version that leaves the catalog (unpublished), once it is gone. */
+  onDropped?: (name: string, version: string) => void;
   /**
    * Whether this catalog writes the index (at its start when storage has none, then every
    * `indexEvery` versions) and prunes the journal: one catalog per process (not front threads).
@@ -58,6 +60,7 @@ export class Catalog {
   readonly #unreadable = new Map<string, string>();
   readonly #onUnreadable: UnreadableVersionListener;
   readonly #onNotice: (message: string) => void;
+  readonly #onDropped: (name: string, version: string) => void;
   readonly #maintainsIndex: boolean;
   readonly #indexEvery: number;
   readonly #retentionMs: number;
@@ -74,6 +77,7 @@ export class Catalog {
     this.#lifecycles = new VersionLifecycles(storage);
     this.#onUnreadable = options.onUnreadable ?? (() => {});
     this.#onNotice = options.onNotice ?? (() => {});
+    this.#onDropped = options.onDropped ?? (() => {});
     this.#maintainsIndex = options.maintainsIndex ?? false;
     this.#indexEvery = options.indexEvery ?? 1000;
     this.#retentionMs = options.journalRetentionMs ?? 60 * 60 * 1000;
@@ -212,6 +216,7 @@ export class Catalog {
     const at = id.lastIndexOf('@');
     this.#versions.remove(id.slice(0, at), id.slice(at + 1));
     this.#unreadable.delete(id);
+    this.#onDropped(id.slice(0, at), id.slice(at + 1));
   }
 
   /** The newest index, else (storage written without one, or with one of another format) every stored version, read once and indexed. */

@@ -154,7 +154,14 @@ export interface DrainMessage {
   t: 'drain';
 }
 
-export type FrontMessage = ExecuteMessage | CancelMessage | BridgeAnswerMessage | PingMessage | DrainMessage;
+/** A version left the catalog (unpublished): no lease runs it any more, those granted before included. */
+export interface RevokeMessage {
+  t: 'revoke';
+  name: string;
+  version: string;
+}
+
+export type FrontMessage = ExecuteMessage | CancelMessage | BridgeAnswerMessage | PingMessage | DrainMessage | RevokeMessage;
 
 /** The host's answer to an execution: the isolate's result JSON, or NEED_CODE. */
 export interface ResultMessage {

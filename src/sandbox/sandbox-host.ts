@@ -185,6 +185,11 @@ export class SandboxHost {
     this.#outbox.post({ t: 'ping', id: this.#nextPing++ });
   }
 
+  /** Tells the host a version left the catalog: the leases running there no longer run it. */
+  revoke(name: string, version: string): void {
+    this.#outbox.post({ t: 'revoke', name, version });
+  }
+
   /** Tells the host it is being replaced; it answers `drained` once every front has released it. */
   drain(): void {
     this.#outbox.post({ t: 'drain' });

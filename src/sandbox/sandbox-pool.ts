@@ -290,6 +290,11 @@ export class SandboxPool {
     this.#heartbeat = setInterval(() => this.#checkHosts(), PING_EVERY_MS).unref();
   }
 
+  /** A version left the catalog (unpublished): the leases granted before no longer run it. */
+  revoke(name: string, version: string): void {
+    for (const host of this.#slots) if (host?.state === 'ready') host.revoke(name, version);
+  }
+
   /**
    * Runs one execution and answers the isolate's result JSON. Every execution holds a slot of its
    * request's budget, of its component's gate and of its paying tenant's share (the tenant of the

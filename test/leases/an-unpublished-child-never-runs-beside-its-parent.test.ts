@@ -4,11 +4,11 @@ import { hostsUp } from '../sandbox/wait-for';
 import { BYSTANDER, BYSTANDER_HTML, bystander, prober, PROBER, proberChild } from './lease-helpers';
 
 // A lease is granted when its parent's execution starts, and held until it ends. A parent that
-// waits (here behind a nested render that spins 1.5 s) and asks for its child at an exact version
-// afterwards asks for it after that version was unpublished: through the front, the call resolves
-// no more (GONE) and nothing of the version runs once the unpublish was answered (decisions §14).
-// Beside the parent, the plan leased before the unpublish still runs the unpublished version.
-t.test('a version unpublished while its parent runs is not run beside the parent afterwards', async (t) => {
+// waits (behind a nested render that spins 1.5 s, or spinning itself) and asks for its child at an
+// exact version afterwards asks for it after that version was unpublished: through the front, the
+// call resolves no more (GONE) and nothing of the version runs once the unpublish was answered
+// (decisions §14). Beside the parent, the plan leased before the unpublish must not run it either.
+for (const wait of ['late', 'spin']) t.test(`a version unpublished while its parent runs is not run beside the parent afterwards (${wait})`, async (t) => {
   const { registry, url } = await startRegistry(
     t,
     [prober('mallory'), proberChild('mallory'), proberChild('mallory', '1.0.1'), ofTenant('carol', fixture('lease-spinner')), BYSTANDER('ada')],
@@ -16,12 +16,12 @@ t.test('a version unpublished while its parent runs is not run beside the parent
   );
   await hostsUp(registry, 2);
   for (let round = 1; round <= 2; round++) {
-    const learnt = await request(`${url}${PROBER}?case=late&version=1.0.1&ms=0`);
+    const learnt = await request(`${url}${PROBER}?case=${wait}&version=1.0.1&ms=0`);
     t.equal(learnt.status, 200, `round ${round}`);
     t.match(learnt.body.html, /^<section>waited \| <oc-component href="[^"]+\/prober-child\/1\.0\.1\?who=late&amp;loud=false" [^>]* data-version="1\.0\.1">/, `round ${round}: the child at 1.0.1`);
   }
 
-  const late = request(`${url}${PROBER}?case=late&version=1.0.1&ms=1500`);
+  const late = request(`${url}${PROBER}?case=${wait}&version=1.0.1&ms=1500`);
   await new Promise((resolve) => setTimeout(resolve, 400));
   await registry.catalog.unpublish('prober-child', '1.0.1', { date: new Date().toISOString(), tenant: null });
   const gone = await request(`${url}prober-child/1.0.1`);
