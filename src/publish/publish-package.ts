@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AuditLog } from '../audit/audit-log';
 import type { DependencyPolicy } from '../config/config';
-import { TesseraError } from '../errors/errors';
+import { revokedTokenError } from './upload-errors';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { reserveQuotas } from '../tenants/reserve-quotas';
 import type { TenantQuotas } from '../tenants/tenant-records';
@@ -63,7 +63,7 @@ export async function publishPackage(
   const reservation = job.quotas ? await reserveQuotas(storage, job.quotas, { tenant: job.tenant, name: job.name, version: job.version, bytes }) : undefined;
   try {
     if (job.storedToken && (await readRevocation(storage, job.tokenId))) {
-      throw new TesseraError('UNAUTHORIZED', 'This publish token was revoked; ask the registry administrator for a new one.');
+      throw revokedTokenError();
     }
     // Written with its journal entry, as every version is: other replicas' polls read the journal.
     await writeJournaled(storage, new ChangeJournal(storage), job.name, job.version, files, notice);

@@ -58,7 +58,8 @@ export async function unpackPackage(packed: AsyncIterable<Buffer>, maxBytes: num
     ]);
   }
   if (!(await parsed)) throw notValid('The package is not a tarball.', ['the gzip content is not a readable tar archive']);
-  if (problems.length > 0) throw notValid('The package has entries that escape it or are not regular files; nothing was stored.', problems);
+  if (problems.length === 0) problems.push(...clashProblems(files));
+  if (problems.length > 0) throw notValid('The package has entries that escape it, are not regular files or cannot be stored; nothing was stored.', problems);
   return stripPackageFolder(files);
 }
 
@@ -71,10 +72,45 @@ function readEntry(entry: ReadEntry, files: Map<string, Buffer>, problems: strin
     return;
   }
   const path = entry.path.replace(/^(\.\/)+/, '');
+  const pathProblem = plainPathProblem(path, JSON.stringify(entry.path));
+  if (pathProblem) {
+    problems.push(pathProblem);
+    entry.resume();
+    return;
+  }
   if (files.has(path)) problems.push(`"${entry.path}" appears twice in the tarball`);
   const chunks: Buffer[] = [];
   entry.on('data', (chunk: Buffer) => chunks.push(chunk));
   entry.on('end', () => files.set(path, Buffer.concat(chunks)));
+}
+
+/** The longest name of one file or folder most file systems hold, in bytes. */
+const MAX_NAME_BYTES = 255;
+/** The deepest a file may sit in the package. */
+const MAX_DEPTH = 32;
+
+/**
+ * Why a file's path is no plain path a storage can hold, or undefined. One name is one file: `a/./b`
+ * or `a//b` would be the file `a/b` once written, past the checks that read the first of them.
+ */
+function plainPathProblem(path: string, name: string): string | undefined {
+  const segments = path.split('/');
+  if (segments.some((segment) => segment === '' || segment === '.')) return `${name} has an empty or "." folder; paths must be plain relative paths`;
+  if (segments.length > MAX_DEPTH) return `${name} is ${segments.length - 1} folders deep; a file may sit at most ${MAX_DEPTH - 1} folders deep`;
+  if (segments.some((segment) => Buffer.byteLength(segment) > MAX_NAME_BYTES)) return `${name} has a name over ${MAX_NAME_BYTES} bytes`;
+  return undefined;
+}
+
+/** Files whose path is also a folder of another file's: no storage holds both. */
+function clashProblems(files: ReadonlyMap<string, Buffer>): string[] {
+  const problems: string[] = [];
+  for (const path of files.keys()) {
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
+      const folder = path.slice(0, at);
+      if (files.has(folder)) problems.push(`"${folder}" is both a file and the folder of "${path}"`);
+    }
+  }
+  return problems;
 }
 
 /** Why an entry is refused, or undefined when it stays inside the package. */

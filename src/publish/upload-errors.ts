@@ -28,3 +28,6 @@ export const unpackedTooLarge = (limit: number): TesseraError =>
 /** The client went away mid-upload: nobody reads this answer, but the publish ends with a coded reason, not a fault. */
 export const uploadStopped = (): TesseraError =>
   notValid('The upload stopped before the whole package arrived.', ['the connection closed before the end of the upload: send the whole package again']);
+
+/** A stored token revoked (on this replica or, read from storage, on another). */
+export const revokedTokenError = (): TesseraError => new TesseraError('UNAUTHORIZED', 'This publish token was revoked; ask the registry administrator for a new one.');

@@ -27,6 +27,10 @@ export function verifyPackage(files: ReadonlyMap<string, Buffer>, name: string, 
       problems.push(`package.json is not valid JSON: ${(error as Error).message}`);
     }
   }
+  if (json !== undefined && nestingOver(json, MAX_NESTING)) {
+    problems.push(`package.json nests deeper than ${MAX_NESTING} levels`);
+    json = undefined;
+  }
   if (json !== undefined) {
     const checked = validateDescriptor(json);
     if (!checked.ok) problems.push(...checked.problems);
@@ -36,6 +40,21 @@ export function verifyPackage(files: ReadonlyMap<string, Buffer>, name: string, 
     throw new TesseraError('PACKAGE_NOT_VALID', `The package of ${name}@${version} is not valid.`, { details: { problems } });
   }
   return json as PackagedDescriptor;
+}
+
+/** The deepest a descriptor's values nest: the registry writes it again, and serves it in `~info`. */
+const MAX_NESTING = 64;
+
+/** Whether a parsed JSON value nests deeper than `max` (walked without recursion: a deep value must not overflow the stack here). */
+function nestingOver(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** What the descriptor says against the URL and the files. Tolerates a malformed descriptor (the schema already said why). */

@@ -52,6 +52,11 @@ export async function packed(dir: string, version?: string): Promise<Buffer> {
   return packTarball(await packagedFiles(dir, version));
 }
 
+/** The greeting fixture packed under another name (another component of the same code). */
+export async function packedAs(name: string, version = '1.0.0'): Promise<Buffer> {
+  return packTarball(await withDescriptor((descriptor) => Object.assign(descriptor, { name, version }), await packagedFiles(GREETING)));
+}
+
 export interface PutOptions {
   token?: string;
   contentType?: string;

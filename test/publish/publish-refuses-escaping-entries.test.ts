@@ -13,7 +13,7 @@ async function genuineEntries(): Promise<CraftedEntry[]> {
 
 const escaping = (problems: string[]) => ({
   code: 'PACKAGE_NOT_VALID',
-  error: 'The package has entries that escape it or are not regular files; nothing was stored.',
+  error: 'The package has entries that escape it, are not regular files or cannot be stored; nothing was stored.',
   name: 'publish-greeting',
   requestVersion: '1.0.0',
   details: { problems },

@@ -38,9 +38,13 @@ const cases: Array<{ what: string; edit: (files: Map<string, Buffer>, descriptor
   },
 ];
 
+// One registry for the file: each case publishes a version of its own.
+let started: ReturnType<typeof startPublishRegistry> | undefined;
+const registry = () => (started ??= startPublishRegistry(t));
+
 for (const [index, { what, edit }] of cases.entries()) {
   t.test(`${what}: 400 PACKAGE_NOT_VALID, and the version stays publishable`, async (t) => {
-    const { url } = await startPublishRegistry(t);
+    const { url } = await registry();
     const version = `1.0.${index + 1}`;
     const body = await variant(version, edit);
     const answer = await put(url, `publish-greeting/${version}`, body);
@@ -53,7 +57,7 @@ for (const [index, { what, edit }] of cases.entries()) {
 }
 
 t.test('a body sent as JSON (valid or not) is no package: 400 PACKAGE_NOT_VALID, not a registry failure', async (t) => {
-  const { url } = await startPublishRegistry(t);
+  const { url } = await registry();
   for (const body of ['{', '', '{"name":"publish-greeting"}']) {
     const answer = await request(`${url}publish-greeting/1.0.0`, {
       method: 'PUT',

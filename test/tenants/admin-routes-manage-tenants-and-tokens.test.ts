@@ -1,5 +1,5 @@
 import t from 'tap';
-import { GREETERS_TOKEN, GREETING, packed, put, startPublishRegistry } from '../publish/publish-helpers';
+import { GREETERS_TOKEN, GREETING, packed, packedAs, put, startPublishRegistry } from '../publish/publish-helpers';
 import { startRegistry } from '../helpers/start-registry';
 import { tenantWeight } from '../../src/tenants/tenant-weight';
 import { admin, ADMIN_TOKEN, withAdmin } from './admin-helpers';
@@ -96,7 +96,10 @@ t.test('a token is shown once, listed without its secret, publishes inside its t
   const outside = await put(url, 'shop-cart/1.0.0', await packed(GREETING), { token: created.body.token });
   t.equal(outside.status, 403);
   t.equal(outside.body.code, 'FORBIDDEN');
-  const configured = await put(url, 'publish-greeting/1.0.1', await packed(GREETING, '1.0.1'), { token: GREETERS_TOKEN });
+  // A component belongs to the tenant that published it, whatever other tokens' patterns cover.
+  const taken = await put(url, 'publish-greeting/1.0.1', await packed(GREETING, '1.0.1'), { token: GREETERS_TOKEN });
+  t.same([taken.status, taken.body.error], [403, 'Tenant "greeters" may not publish "publish-greeting": its versions belong to tenant "greeters-two".']);
+  const configured = await put(url, 'publish-greeter/1.0.0', await packedAs('publish-greeter'), { token: GREETERS_TOKEN });
   t.equal(configured.status, 201, 'configured tokens keep working');
 
   const revoked = await admin(url, 'DELETE', `tokens/${created.body.id}`);

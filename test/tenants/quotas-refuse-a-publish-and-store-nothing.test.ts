@@ -1,9 +1,9 @@
 import t from 'tap';
-import { GREETING, packed, put, startPublishRegistry } from '../publish/publish-helpers';
+import { GREETING, packed, packedAs, put, startPublishRegistry } from '../publish/publish-helpers';
 import { request } from '../helpers/start-registry';
 import { admin, tenantWithToken, withAdmin } from './admin-helpers';
 
-const refusal = (version: string, error: string, details: Record<string, unknown>) => ({ code: 'QUOTA_EXCEEDED', error, name: 'publish-greeting', requestVersion: version, details });
+const refusal = (version: string, error: string, details: Record<string, unknown>, name = 'publish-greeting') => ({ code: 'QUOTA_EXCEEDED', error, name, requestVersion: version, details });
 
 t.test('each quota refuses the publish past it with a coded answer naming it, and nothing is stored', async (t) => {
   const { url, registry } = await startPublishRegistry(t, withAdmin);
@@ -16,19 +16,21 @@ t.test('each quota refuses the publish past it with a coded answer naming it, an
   t.same(overHour.body, refusal('1.0.1', 'Tenant "hourly" may publish 1 time(s) per hour and has this hour; nothing was stored.', { quota: 'publishesPerHour', limit: 1, used: 1 }));
   t.same(await stored(), ['1.0.0']);
 
-  const versions = await tenantWithToken(url, { name: 'versions', components: ['publish-greet*'], quotas: { versionsPerComponent: 2 } });
-  t.equal((await put(url, 'publish-greeting/1.1.0', await packed(GREETING, '1.1.0'), { token: versions.token })).status, 201, 'the version stored before counts');
-  const overVersions = await put(url, 'publish-greeting/1.2.0', await packed(GREETING, '1.2.0'), { token: versions.token });
+  // Each tenant its own component: a component belongs to the tenant that published it.
+  const versions = await tenantWithToken(url, { name: 'versions', components: ['publish-greeter'], quotas: { versionsPerComponent: 2 } });
+  for (const version of ['1.0.0', '1.1.0']) t.equal((await put(url, `publish-greeter/${version}`, await packedAs('publish-greeter', version), { token: versions.token })).status, 201);
+  const overVersions = await put(url, 'publish-greeter/1.2.0', await packedAs('publish-greeter', '1.2.0'), { token: versions.token });
   t.equal(overVersions.status, 429);
-  t.same(overVersions.body, refusal('1.2.0', 'Tenant "versions" may keep 2 version(s) of each component and this one has them; nothing was stored.', { quota: 'versionsPerComponent', limit: 2, used: 2 }));
-  t.same((await stored()).sort(), ['1.0.0', '1.1.0']);
+  t.same(overVersions.body, refusal('1.2.0', 'Tenant "versions" may keep 2 version(s) of each component and this one has them; nothing was stored.', { quota: 'versionsPerComponent', limit: 2, used: 2 }, 'publish-greeter'));
+  t.same((await registry.storage.listVersions('publish-greeter')).sort(), ['1.0.0', '1.1.0']);
 
-  const bytes = await tenantWithToken(url, { name: 'bytes', components: ['publish-greet*'], quotas: { storageBytes: 100, publishesPerHour: 10 } });
-  const overBytes = await put(url, 'publish-greeting/1.3.0', await packed(GREETING, '1.3.0'), { token: bytes.token });
+  const bytes = await tenantWithToken(url, { name: 'bytes', components: ['publish-greetings'], quotas: { storageBytes: 100, publishesPerHour: 10 } });
+  const overBytes = await put(url, 'publish-greetings/1.3.0', await packedAs('publish-greetings', '1.3.0'), { token: bytes.token });
   t.equal(overBytes.status, 429);
-  t.same(overBytes.body, refusal('1.3.0', 'Tenant "bytes" may store 100 bytes of packages and this publish would pass that; nothing was stored.', { quota: 'storageBytes', limit: 100, used: 0 }));
-  t.same((await stored()).sort(), ['1.0.0', '1.1.0']);
-  t.equal((await request(`${url}publish-greeting/1.3.0`)).status, 404);
+  t.same(overBytes.body, refusal('1.3.0', 'Tenant "bytes" may store 100 bytes of packages and this publish would pass that; nothing was stored.', { quota: 'storageBytes', limit: 100, used: 0 }, 'publish-greetings'));
+  t.same(await registry.storage.listVersions('publish-greetings'), []);
+  t.equal((await request(`${url}publish-greetings/1.3.0`)).status, 404);
+  t.same(await stored(), ['1.0.0']);
   const shown = await admin(url, 'GET', 'tenants/bytes');
   t.same(shown.body.usage, { storageBytes: 0, publishesThisHour: 0, versions: 0, liveTokens: 1 }, 'the publish ticket taken before the refusal was given back');
 
@@ -38,7 +40,7 @@ t.test('each quota refuses the publish past it with a coded answer naming it, an
   t.ok(hourlyShown.body.usage.storageBytes > 100, 'the stored bytes are counted');
   const metrics = await request(`${url}metrics`);
   t.match(metrics.text, new RegExp(`^tessera_tenant_storage_bytes\\{tenant="hourly"\\} ${hourlyShown.body.usage.storageBytes}$`, 'm'));
-  t.match(metrics.text, /^tessera_tenant_versions\{tenant="versions"\} 1$/m);
+  t.match(metrics.text, /^tessera_tenant_versions\{tenant="versions"\} 2$/m);
   t.match(metrics.text, /^tessera_tenant_publishes_this_hour\{tenant="hourly"\} 1$/m);
 });
 

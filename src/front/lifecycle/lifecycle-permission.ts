@@ -6,6 +6,8 @@ import type { RegistryConfig } from '../../config/config';
 import { matchesNamePattern } from '../../config/name-pattern';
 import { TesseraError } from '../../errors/errors';
 import { publisherOf } from '../../publish/tenant-tokens';
+import { revokedTokenError } from '../../publish/upload-errors';
+import { readRevocation } from '../../tenants/token-store';
 import type { RegistryServices } from '../registry-services';
 
 /** Who changes a version's lifecycle, as the audit log names them. */
@@ -22,11 +24,20 @@ export interface LifecycleActor {
 export function authenticate(
   authorization: string | undefined,
   services: Pick<RegistryServices, 'config' | 'tenants'>,
-): { admin: true } | { admin: false; tenant: string; components: string[]; tokenId: string } {
+): { admin: true } | { admin: false; tenant: string; components: string[]; tokenId: string; stored: boolean } {
   if (isAdminToken(authorization, services.config.adminTokenSha256)) return { admin: true };
   const token = publisherOf(authorization, services.config.publishTokens, services.tenants);
   if (!token) throw new TesseraError('UNAUTHORIZED', 'A valid token is required: send "Authorization: Bearer <token>" with a publish token of the tenant that published the version, or the administrator\'s.');
-  return { admin: false, tenant: token.tenant, components: token.components, tokenId: token.tokenId };
+  return { admin: false, tenant: token.tenant, components: token.components, tokenId: token.tokenId, stored: token.stored };
+}
+
+/**
+ * A stored token revoked on another replica since this one's last poll is refused all the same,
+ * read from storage as a publish reads it: an unpublish cannot be taken back.
+ */
+export async function assertNotRevoked(services: Pick<RegistryServices, 'storage'>, who: ReturnType<typeof authenticate>): Promise<void> {
+  if (who.admin || !who.stored) return;
+  if (await readRevocation(services.storage, who.tokenId)) throw revokedTokenError();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { errorReply } from '../error-body';
-import { authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
+import { assertNotRevoked, authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
 import { recordChange } from '../lifecycle/record-change';
 import { deprecateDoc } from '../openapi/lifecycle-route-docs';
 import type { RegistryServices } from '../registry-services';
@@ -22,6 +22,7 @@ export function registerDeprecate(app: FastifyInstance, services: RegistryServic
     const undo = request.method === 'DELETE';
     try {
       const who = authenticate(request.headers.authorization, services);
+      await assertNotRevoked(services, who);
       const message = undo ? undefined : messageOf(request.body);
       const component = await exactVersion(services, name, version);
       const actor = authorize(who, component, 'deprecate', services.config, Date.now());

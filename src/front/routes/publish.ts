@@ -52,6 +52,7 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         if (!mayPublish(token, name)) {
           throw new TesseraError('FORBIDDEN', `Tenant "${token.tenant}" may not publish "${name}"; its token covers: ${token.components.join(', ')}.`);
         }
+        assertOwnComponent(services, token.tenant, name);
         await assertNotPublished(services, name, version);
         publishers.set(request, token);
       },
@@ -73,6 +74,18 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
       },
     });
   });
+}
+
+/**
+ * A component belongs to the tenant that published its latest version: another tenant whose token's
+ * patterns also cover the name (`shop-*` covers `shop-labs-widget`) may not put its code behind it.
+ * A version published before tenants were recorded binds no one.
+ */
+function assertOwnComponent(services: RegistryServices, tenant: string, name: string): void {
+  const owner = services.catalog.latest(name)?.descriptor.oc.publisher?.tenant;
+  if (owner !== undefined && owner !== tenant) {
+    throw new TesseraError('FORBIDDEN', `Tenant "${tenant}" may not publish "${name}": its versions belong to tenant "${owner}".`);
+  }
 }
 
 /**
@@ -122,6 +135,10 @@ function publishError(error: FastifyError, limit: number): TesseraError {
       return noPackageError();
     case 'FST_MP_PREMATURE_CLOSE':
       return uploadStopped();
+    // A JSON body, empty or one fastify could not parse: no package either.
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return noPackageError();
     default:
       return unexpectedError(error);
   }

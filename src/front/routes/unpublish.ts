@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
-import { authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
+import { assertNotRevoked, authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
 import { recordChange } from '../lifecycle/record-change';
 import { tenantOf } from '../../catalog/tenant-of';
 import { releaseVersionQuota } from '../../tenants/release-version-quota';
@@ -20,6 +20,7 @@ export function registerUnpublish(app: FastifyInstance, services: RegistryServic
     const { name, version } = request.params;
     try {
       const who = authenticate(request.headers.authorization, services);
+      await assertNotRevoked(services, who);
       const component = await exactVersion(services, name, version);
       const now = Date.now();
       const actor = authorize(who, component, 'unpublish', services.config, now);
