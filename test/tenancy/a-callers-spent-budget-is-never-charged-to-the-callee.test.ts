@@ -1,0 +1,44 @@
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fixture, ofTenant, request, startRegistry } from '../helpers/start-registry';
+import { parseMetrics, valueOf } from '../sandbox/parse-metrics';
+import { hostsUp } from '../sandbox/wait-for';
+
+const KILLER = 'hostile-budget-killer';
+const LIMIT_MS = 3000;
+
+// A tenant's component spends nearly all of its request's time, then renders another tenant's
+// component with the ~400 ms left, twice. Each child ends EXECUTION_TIMEOUT for its caller
+// alone (the callee's isolate is kept), yet the timeouts and the CPU the children burnt are counted
+// against the callee's tenant, who did nothing wrong and paid nothing: an operator reading the
+// per-tenant metrics sees the callee time out and spend CPU. What a request causes is paid for, and
+// counted against, the tenant of its root.
+t.test("the timeouts and CPU of children another tenant's spent budget cut short are never counted against the callee's tenant", async (t) => {
+  const started = await startRegistry(t, [ofTenant('mallory', fixture(KILLER)), ofTenant('ada', fixture('slow-worker'))], (config) => {
+    config.limits.executionTimeoutMs = LIMIT_MS;
+  });
+  const { registry, url } = started;
+  await hostsUp(registry, 1);
+  t.equal((await request(`${url}slow-worker?ms=0`)).body.html, '<p>run 1</p>', 'the callee is warm');
+  const scrape = async () => parseMetrics((await request(`${url}metrics`)).text);
+  // The hosts report CPU every half second.
+  await sleep(1200);
+  const before = await scrape();
+
+  // One after the other: executions of one component share its isolate's thread.
+  for (let round = 0; round < 2; round++) {
+    const answer = await request(`${url}${KILLER}?spinMs=2600&childMs=2000`);
+    if (answer.status === 504) t.same(answer.body, { code: 'EXECUTION_TIMEOUT', error: 'The component passed its execution time limit.', name: KILLER, requestVersion: '' });
+    else t.same([answer.status, answer.body.html], [200, '<p>the child failed: The component passed its execution time limit.</p>'], 'the child ended EXECUTION_TIMEOUT for its caller');
+  }
+  await sleep(1200);
+  const after = await scrape();
+
+  const timeouts = (samples: typeof after, tenant: string, component: string) => valueOf(samples, 'tessera_execution_timeouts_total', { component, tenant });
+  t.equal(timeouts(after, 'ada', 'slow-worker') - timeouts(before, 'ada', 'slow-worker'), 0, "no timeout is counted against the callee's tenant");
+  const cpu = (samples: typeof after, tenant: string) => valueOf(samples, 'tessera_tenant_cpu_seconds_total', { tenant });
+  const adaCpu = cpu(after, 'ada') - cpu(before, 'ada');
+  const malloryCpu = cpu(after, 'mallory') - cpu(before, 'mallory');
+  t.ok(adaCpu < 0.1, `the callee's tenant is charged no CPU for the caller's children (${adaCpu.toFixed(3)} s)`);
+  t.ok(malloryCpu > 2 * 2.6, `the caller's tenant is charged its own spin and its children (${malloryCpu.toFixed(3)} s)`);
+});
