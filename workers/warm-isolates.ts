@@ -14,10 +14,12 @@ interface WarmVersion {
   ready: boolean;
   /** When it was last used (a count of uses, host-wide): the least recently used go first. */
   lastUsed: number;
+  /** The tenant it belongs to. */
+  readonly tenant: string;
 }
 
 /**
- * A host's warm versions, the least recently used evicted first. Each is a context in its
+ * A host's warm versions, the least recently used evicted first (by bytes: the heaviest tenant's). Each is a context in its
  * component's isolate (a component's versions share isolates, different components never do).
  * Bounded by count and by the heap they hold together (read every `measure`), so a host's memory
  * stays within its budget however many versions its tenants publish.
@@ -70,7 +72,7 @@ export class WarmIsolates {
     }
     if (!code) return undefined;
     const isolate = this.#isolateFor(component);
-    const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false, lastUsed: ++this.#uses };
+    const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false, lastUsed: ++this.#uses, tenant: code.tenant };
     this.#versions.set(key, entry);
     this.#evictBeyond(this.#limits.maxWarmIsolates);
     const failed = await entry.built;
@@ -93,7 +95,11 @@ export class WarmIsolates {
     return isolate;
   }
 
-  /** Reads the heap of every isolate, then evicts the coldest versions while over the byte budget. */
+  /**
+   * Reads the heap of every isolate, then, while over the byte budget, evicts the coldest version of
+   * the tenant whose warm versions hold the most: a tenant's heavy versions never push another
+   * tenant's light one out (the coldest first would, giving back almost nothing of the excess).
+   */
   async measure(): Promise<void> {
     const isolates = this.#usableIsolates();
     const heaps = await Promise.all(isolates.map((isolate) => isolate.heapBytes()));
@@ -103,11 +109,21 @@ export class WarmIsolates {
     if (this.#heapBytes <= this.#limits.warmIsolateBytes) return;
     // Each version is credited its share of its isolate's heap.
     const share = new Map(isolates.map((isolate, index) => [isolate, heaps[index]! / Math.max(1, isolate.versionCount)]));
+    const coldestFirst = this.#leastRecentlyUsedFirst().filter(([, warm]) => warm.ready);
+    const held = new Map<string, number>();
+    for (const [, warm] of coldestFirst) held.set(warm.tenant, (held.get(warm.tenant) ?? 0) + (share.get(warm.isolate) ?? 0));
     let bytes = this.#heapBytes;
-    for (const [key, warm] of this.#leastRecentlyUsedFirst()) {
-      if (bytes <= this.#limits.warmIsolateBytes) break;
-      if (!warm.ready) continue;
-      bytes -= share.get(warm.isolate) ?? 0;
+    while (bytes > this.#limits.warmIsolateBytes && held.size > 0) {
+      const heaviest = [...held].reduce((most, entry) => (entry[1] > most[1] ? entry : most))[0];
+      const at = coldestFirst.findIndex(([, warm]) => warm.tenant === heaviest);
+      if (at === -1) {
+        held.delete(heaviest);
+        continue;
+      }
+      const [key, warm] = coldestFirst.splice(at, 1)[0]!;
+      const bytesOf = share.get(warm.isolate) ?? 0;
+      bytes -= bytesOf;
+      held.set(heaviest, held.get(heaviest)! - bytesOf);
       this.#drop(key, warm);
     }
   }

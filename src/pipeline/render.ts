@@ -211,7 +211,7 @@ export class RenderPipeline {
       component: component.name,
       tenant,
       plugins: component.descriptor.oc.plugins ?? [],
-      loadCode: () => this.#codeOf(component),
+      loadCode: () => this.#codeOf(component, tenant),
       input,
       depth: request.depth,
       budget,
@@ -241,9 +241,10 @@ export class RenderPipeline {
   }
 
   /** The version's code with its constants, sent to a host that lacks its warm context. */
-  async #codeOf(component: ComponentVersion): Promise<ComponentCode> {
+  async #codeOf(component: ComponentVersion, tenant: string): Promise<ComponentCode> {
     const stored = await component.loadCode();
     return {
+      tenant,
       template: stored.template,
       templateKey: stored.templateKey,
       server: stored.server,

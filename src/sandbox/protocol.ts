@@ -45,6 +45,8 @@ export interface ComponentCode {
   templateKey: string;
   server?: string;
   constants: VersionConstants;
+  /** The tenant the version belongs to: a host over its byte budget evicts the versions of the tenant holding the most. */
+  tenant: string;
 }
 
 /** The front asks a host to run one execution. */
