@@ -58,6 +58,9 @@ const HEAP_READING_WAIT_MS = 50;
  * limit beyond it (a benchmark lifting the limits) means "no limit" and is held at this.
  */
 const LONGEST_MS = 2 ** 31 - 1;
+
+/** Starts and ends of work of the host's isolates, counted: who was at work beside whom (the memory watchdog asks). */
+let workTick = 0;
 const bounded = (ms: number): number => Math.min(Math.max(1, Math.ceil(ms)), LONGEST_MS);
 
 /** One version of the component: a context of its own (its own globals and built-ins) in the isolate. */
@@ -168,6 +171,10 @@ export class ComponentIsolate implements WatchedIsolate {
   /** The isolate's CPU time at the last idle check, or when it last had nothing left to run (no execution, no build). */
   #idleCpu: bigint | undefined;
   #heapBytes = 0;
+  /** Its heap as last read before its current or last work began. */
+  #heapAtWork = 0;
+  #busyTick = 0;
+  #workEndTick = 0;
 
   /**
    * `onLost` is told, with the versions it was running, when V8 loses control of the isolate;
@@ -665,10 +672,29 @@ export class ComponentIsolate implements WatchedIsolate {
     if (this.#work++ > 0) return;
     this.#busySince = performance.now();
     this.#busyFromRss = latestRss();
+    this.#busyTick = ++workTick;
+    this.#heapAtWork = this.#heapBytes;
   }
 
   #workEnded(): void {
-    if (--this.#work === 0) this.#busySince = undefined;
+    if (--this.#work > 0) return;
+    this.#busySince = undefined;
+    this.#workEndTick = ++workTick;
+  }
+
+  /** When its work without a break began, on the host's count of starts and ends of work. */
+  get busyTick(): number {
+    return this.#busyTick;
+  }
+
+  /** Whether it was at work at any time since `tick` (a count `busyTick` reads). */
+  workedSince(tick: number): boolean {
+    return this.#busySince !== undefined || this.#workEndTick > tick;
+  }
+
+  /** How much its heap grew since its last work began (from the heap read before it, at the latest). */
+  async growthSinceWork(): Promise<number> {
+    return (await this.heapBytes()) - this.#heapAtWork;
   }
 
   /** Tells `onCpu` the CPU time spent since it was last told (nothing once disposed: that was told then). */

@@ -23,6 +23,12 @@ export interface WatchedIsolate {
   cpuNs(): bigint;
   /** Discards it, its executions answered MEMORY_LIMIT_EXCEEDED; `sole`: it alone was at work through the growth. */
   stopForMemory(sole: boolean): void;
+  /** When its work without a break began (a count of starts and ends of work, host-wide). */
+  readonly busyTick: number;
+  /** Whether it was at work since `tick`. */
+  workedSince(tick: number): boolean;
+  /** How much its heap grew since its last work began. */
+  growthSinceWork(): Promise<number>;
 }
 
 /** CPU an isolate must have used since the last reading to count as running (not asleep in a plugin call). */
@@ -32,12 +38,34 @@ const RUNNING_NS = 1_000_000n;
  * Reads the host's resident memory every WATCH_EVERY_MS and stops the isolate that took it: of the
  * isolates at work without a break while the host grew by more than `isolateGrowthBytes`, those
  * whose thread is running (an isolate asleep in a plugin call takes no memory). One such isolate is
- * stopped at once. Several at once cannot be told apart by the host's memory: they are left alone
+ * stopped at once, less what others that worked meanwhile took. Several at once cannot be told apart by the host's memory: they are left alone
  * until the host grew by twice as much, then all are stopped, and none counted lost for the growth
  * alone (an isolate is lost only if its call does not end). Past `hostBytes`, `hostOver` is called.
  */
 export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGrowthBytes: number, hostBytes: number, hostOver: () => void): NodeJS.Timeout {
   const cpuAtLastReading = new WeakMap<WatchedIsolate, bigint>();
+  const reviewing = new WeakSet<WatchedIsolate>();
+  /**
+   * The one isolate at work through the growth took it, unless others worked meanwhile, however
+   * briefly (quick executions are never watched): their heaps, read once they are idle, explain
+   * what they took, and only what is left is its own.
+   */
+  const stopUnlessExplained = (suspect: WatchedIsolate): void => {
+    const others: WatchedIsolate[] = [];
+    for (const isolate of isolates()) if (isolate !== suspect && isolate.workedSince(suspect.busyTick)) others.push(isolate);
+    if (others.length === 0) {
+      suspect.stopForMemory(true);
+      return;
+    }
+    if (reviewing.has(suspect)) return;
+    reviewing.add(suspect);
+    void Promise.all(others.map((isolate) => isolate.growthSinceWork())).then((grown) => {
+      reviewing.delete(suspect);
+      const explained = grown.reduce((sum, bytes) => sum + Math.max(0, bytes), 0);
+      const growth = suspect.growthWhileBusy(latestRss(), performance.now());
+      if (growth !== undefined && growth - explained > isolateGrowthBytes) suspect.stopForMemory(true);
+    });
+  };
   return setInterval(() => {
     sampled = process.memoryUsage.rss();
     const now = performance.now();
@@ -54,7 +82,7 @@ export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGro
       cpuAtLastReading.set(isolate, cpu);
       if (growth > isolateGrowthBytes && before !== undefined && cpu - before >= RUNNING_NS) suspects.push({ isolate, growth });
     }
-    if (suspects.length === 1) suspects[0]!.isolate.stopForMemory(true);
+    if (suspects.length === 1) stopUnlessExplained(suspects[0]!.isolate);
     else if (suspects.length > 1 && suspects.every((suspect) => suspect.growth > 2 * isolateGrowthBytes)) {
       for (const { isolate } of suspects) isolate.stopForMemory(false);
     }
