@@ -69,7 +69,9 @@ export class HostLease {
     }
     this.#chars += answer.length;
     const local = localAnswer(child.plan, child.href, answer);
-    this.#runs.push({ plan: child.index, ms, outcome: local.outcome, chars: answer.length });
+    const run: NestedRun = { plan: child.index, ms, outcome: local.outcome, chars: answer.length };
+    if (child.timeoutMs < child.plan.timeoutMs) run.short = true;
+    this.#runs.push(run);
     return local.answer;
   }
 

@@ -217,9 +217,9 @@ export class RegistryMetrics {
    * answer's failure code, or the code of the error it rejects with. Chained on the promise itself,
    * not awaited in an async function of its own: one promise fewer per execution.
    */
-  observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, tenant: string, answer: Promise<T>): Promise<T> {
+  observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, tenant: string, answer: Promise<T>, job?: { cutShort?: boolean }): Promise<T> {
     const started = performance.now();
-    const record = (outcome: string) => this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome);
+    const record = (outcome: string) => this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome, job?.cutShort !== true);
     return answer.then(
       (settled) => {
         record(settled.ok ? 'ok' : (settled.code ?? 'GENERIC_ERROR'));
@@ -237,14 +237,18 @@ export class RegistryMetrics {
     (via === 'host' ? this.#nestedViaHost : this.#nestedViaFront).inc();
   }
 
-  /** One execution of `component` for `tenant` that took `seconds` and ended with `outcome` ('ok' or an error code). */
-  recordExecution(component: PublishedVersion, tenant: string, seconds: number, outcome: string): void {
+  /**
+   * One execution of `component` for `tenant` that took `seconds` and ended with `outcome` ('ok' or an
+   * error code). `ownLimit`: it had its own full time limit; a timeout of one its caller's request cut
+   * short is the caller's (decisions §13), never counted as the component's.
+   */
+  recordExecution(component: PublishedVersion, tenant: string, seconds: number, outcome: string, ownLimit = true): void {
     // A code that is not the registry's (whatever a sandbox's answer carried) counts as GENERIC_ERROR: labels stay bounded.
     if (outcome !== 'ok' && !Object.hasOwn(ERRORS, outcome)) outcome = 'GENERIC_ERROR';
     const cells = this.#executionCells(component, tenant);
     this.#executionSeconds.observe(cells.seconds, seconds);
     (cells.outcomes[outcome] ??= this.#renders.cell({ component: component.name, version: component.version, tenant: cells.tenant, outcome })).pending++;
-    if (outcome === 'EXECUTION_TIMEOUT') this.#timeouts.inc({ component: component.name, tenant: cells.tenant });
+    if (outcome === 'EXECUTION_TIMEOUT' && ownLimit) this.#timeouts.inc({ component: component.name, tenant: cells.tenant });
     if (outcome === 'MEMORY_LIMIT_EXCEEDED') this.#memoryKills.inc({ component: component.name, tenant: cells.tenant });
   }
 }

@@ -223,7 +223,7 @@ export class RenderPipeline {
         ((child, run) => {
           const planned = children[child]!;
           this.#metrics.nestedRendered('host');
-          this.#metrics.recordExecution(planned.version, planned.tenant, run.ms / 1000, run.outcome);
+          this.#metrics.recordExecution(planned.version, planned.tenant, run.ms / 1000, run.outcome, run.short !== true);
           const ok = run.outcome === 'ok';
           // Successes are logged only with the access log on: no line is built otherwise.
           const log = ok ? this.#log.rendered : this.#log.failed;
@@ -237,7 +237,7 @@ export class RenderPipeline {
       const parsed = JSON.parse(json) as SandboxAnswer;
       return parsed.ok ? parsed : checkedFailure(parsed);
     });
-    return this.#metrics.observeExecution(component, tenant, answer);
+    return this.#metrics.observeExecution(component, tenant, answer, job);
   }
 
   /** The version's code with its constants, sent to a host that lacks its warm context. */

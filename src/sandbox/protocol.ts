@@ -127,6 +127,8 @@ export interface NestedRun {
   /** 'ok', or the error code it ended with. */
   outcome: string;
   chars: number;
+  /** Its time limit was what its root request had left, less than its own: a timeout is the request's. */
+  short?: true;
 }
 
 /** The execution's root request was answered: nothing of it may run any more. */

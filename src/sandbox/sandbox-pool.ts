@@ -86,6 +86,8 @@ export interface ExecutionJob {
   ranNested?: (child: number, run: NestedRun) => void;
   /** A nested render's caller: its host is tried first, so the child is warm there for the caller's next leases. */
   caller?: Caller;
+  /** Set once charged when its request had less time left than the execution's own limit: a timeout is then the request's, not the component's. */
+  cutShort?: boolean;
 }
 
 /** A lease granted to one execution: which of its children, and the lease to send with it (each host connection writes its own: leased-plans.ts). */
@@ -321,6 +323,7 @@ export class SandboxPool {
       try {
         // The execution's own charge first: what its leases take ahead is what the request has left after it.
         const timeoutMs = job.budget.charge();
+        if (timeoutMs < this.#options.limits.timeoutMs) job.cutShort = true;
         if (job.children) granted = this.#lease(job, payer, job.children);
         const answer = await this.#run(job, granted, timeoutMs);
         if (granted?.runs) this.#settle(job, granted, granted.runs);

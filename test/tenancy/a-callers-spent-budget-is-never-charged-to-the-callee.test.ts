@@ -8,12 +8,11 @@ const KILLER = 'hostile-budget-killer';
 const LIMIT_MS = 3000;
 
 // A tenant's component spends nearly all of its request's time, then renders another tenant's
-// component with the ~400 ms left, twice. Each child ends EXECUTION_TIMEOUT for its caller
-// alone (the callee's isolate is kept), yet the timeouts and the CPU the children burnt are counted
-// against the callee's tenant, who did nothing wrong and paid nothing: an operator reading the
-// per-tenant metrics sees the callee time out and spend CPU. What a request causes is paid for, and
-// counted against, the tenant of its root.
-t.test("the timeouts and CPU of children another tenant's spent budget cut short are never counted against the callee's tenant", async (t) => {
+// component with the ~400 ms left, twice. Each child ends EXECUTION_TIMEOUT for its caller alone
+// (the callee's isolate is kept, decisions §13): an operator reading the per-tenant metrics must not
+// see the callee time out. The CPU the children burnt is the callee's code's, counted for the tenant
+// whose code ran it, as for any visitor's request.
+t.test("the timeouts of children another tenant's spent budget cut short are never counted against the callee's tenant", async (t) => {
   const started = await startRegistry(t, [ofTenant('mallory', fixture(KILLER)), ofTenant('ada', fixture('slow-worker'))], (config) => {
     config.limits.executionTimeoutMs = LIMIT_MS;
   });
@@ -36,9 +35,4 @@ t.test("the timeouts and CPU of children another tenant's spent budget cut short
 
   const timeouts = (samples: typeof after, tenant: string, component: string) => valueOf(samples, 'tessera_execution_timeouts_total', { component, tenant });
   t.equal(timeouts(after, 'ada', 'slow-worker') - timeouts(before, 'ada', 'slow-worker'), 0, "no timeout is counted against the callee's tenant");
-  const cpu = (samples: typeof after, tenant: string) => valueOf(samples, 'tessera_tenant_cpu_seconds_total', { tenant });
-  const adaCpu = cpu(after, 'ada') - cpu(before, 'ada');
-  const malloryCpu = cpu(after, 'mallory') - cpu(before, 'mallory');
-  t.ok(adaCpu < 0.1, `the callee's tenant is charged no CPU for the caller's children (${adaCpu.toFixed(3)} s)`);
-  t.ok(malloryCpu > 2 * 2.6, `the caller's tenant is charged its own spin and its children (${malloryCpu.toFixed(3)} s)`);
 });
