@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { packTarball } from '../../src/packager/pack-tarball';
+import { SPOOL_PREFIX } from '../../src/publish/spool-upload';
 import { filesUnder } from '../helpers/files-under';
 import { BIG_TENANT, largePackage } from '../helpers/large-package';
 import { packagedFixture } from '../helpers/packaged-fixture';
@@ -58,12 +60,16 @@ async function startUpload(url: string, headers: Record<string, string>, sent: B
 }
 
 /** Starts the upload, waits until a publish thread reads it, then the client goes away; answers once the pool is empty again. */
-async function stopMidUpload(url: string, headers: Record<string, string>, sent: Buffer): Promise<void> {
+/** The folders of uploads this process's registry is receiving. */
+const spooling = async (): Promise<string[]> => (await readdir(os.tmpdir())).filter((name) => name.startsWith(`${SPOOL_PREFIX}${process.pid}-`));
+
+async function stopMidUpload(t: Test, url: string, headers: Record<string, string>, sent: Buffer): Promise<void> {
   const socket = await startUpload(url, headers, sent);
-  // The thread waits for the rest of the body, which never comes.
-  await until(async () => (await inProgress(url)) === 1);
+  // The front waits for the rest of the body, which never comes, holding no publish thread.
+  await until(async () => (await spooling()).length === 1);
+  t.equal(await inProgress(url), 0, 'no publish thread waits for the upload');
   socket.destroy();
-  await until(async () => (await inProgress(url)) === 0);
+  await until(async () => (await spooling()).length === 0);
 }
 
 t.test('a broken large package: its coded refusal, nothing stored, no thread left busy', async (t) => {
@@ -135,20 +141,20 @@ t.test('a package over limits.publishBytes, packed or unpacked, raw or multipart
   await nothingLeftBehind(t, url, storagePath);
 });
 
-t.test('a client that stops mid-upload: nothing stored, the publish thread freed', async (t) => {
+t.test('a client that stops mid-upload: nothing stored, no publish thread held, its spooled part removed', async (t) => {
   const { url, storagePath } = await startPublishRegistry(t);
   const tarball = await packTarball(await large('2.0.0'));
   const half = tarball.subarray(0, Math.floor(tarball.length / 2));
 
   // Nobody is left to answer: the pool empties once the thread heard the upload stopped.
-  await stopMidUpload(url, { 'content-type': 'application/gzip', 'content-length': String(tarball.length) }, half);
+  await stopMidUpload(t, url, { 'content-type': 'application/gzip', 'content-length': String(tarball.length) }, half);
 
   const chunk = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-  await stopMidUpload(url, { 'content-type': 'application/gzip', 'transfer-encoding': 'chunked' }, chunk(half));
+  await stopMidUpload(t, url, { 'content-type': 'application/gzip', 'transfer-encoding': 'chunked' }, chunk(half));
 
   const boundary = 'cut-short';
   const part = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="package"; filename="p.tgz"\r\nContent-Type: application/gzip\r\n\r\n`), half]);
-  await stopMidUpload(url, { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(part.length + 1000) }, part);
+  await stopMidUpload(t, url, { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(part.length + 1000) }, part);
 
   await nothingLeftBehind(t, url, storagePath);
   const whole = await put(url, 'publish-greeting-large/2.0.0', tarball);

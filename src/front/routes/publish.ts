@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
@@ -8,6 +9,8 @@ import { sendPackage } from '../../publish/package-channel';
 import type { PublishJob } from '../../publish/publish-package';
 import { mayPublish, publisherOf, type Publisher } from '../../publish/tenant-tokens';
 import { malformedUploadError, noPackageError, packageTooLarge, uploadStopped } from '../../publish/upload-errors';
+import { spoolUpload } from '../../publish/spool-upload';
+import { UploadSlots } from '../../publish/upload-slots';
 import { errorReply, unexpectedError } from '../error-body';
 import type { RegistryServices } from '../registry-services';
 
@@ -18,14 +21,15 @@ const TARBALL_TYPES = ['application/gzip', 'application/x-gzip', 'application/oc
 
 /**
  * `PUT /:name/:version` (decisions §7): a tenant's token publishes a packed component inside its
- * scope. The token, scope and existing versions are checked before the body is read; the body then
- * streams, chunk by chunk, to a publish thread that unpacks, verifies and stores it whole
- * (`?dryRun=true` stops before storing). This event loop only routes: it counts the bytes against
- * the limit and indexes the stored version.
+ * scope. The token, scope and existing versions are checked before the body is read; the body is
+ * then received whole into a temporary file (spool-upload.ts), which streams to a publish thread
+ * that unpacks, verifies and stores it (`?dryRun=true` stops before storing). This event loop only
+ * routes: it counts the bytes against the limit and indexes the stored version.
  */
 export function registerPublish(app: FastifyInstance, services: RegistryServices): void {
   const limit = services.config.limits.publishBytes;
   const publishers = new WeakMap<FastifyRequest, Publisher>();
+  const uploading = new UploadSlots(UPLOADS_PER_TENANT);
 
   app.register(async (scope) => {
     // Not parsed here: the stream itself is the body, read by `sendPackage`.
@@ -66,7 +70,17 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         // A multipart body is more than its file: the file itself is held to the limit as it arrives.
         if (!isMultipart && Number(request.headers['content-length']) > limit) throw packageTooLarge(limit);
         const { tenant, tokenId, stored, quotas } = publishers.get(request)!;
-        await publishUpload(services, { name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, body, limit);
+        await uploading.take(tenant);
+        try {
+          const spooled = await spoolUpload(body, limit);
+          try {
+            await publishUpload(services, { name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, createReadStream(spooled.file), limit);
+          } finally {
+            await spooled.remove();
+          }
+        } finally {
+          uploading.release(tenant);
+        }
         if (dryRun) return reply.code(200).send({ ok: true, name, version, dryRun: true });
         await services.catalog.add(name, version);
         await services.published(name, version);
@@ -75,6 +89,9 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
     });
   });
 }
+
+/** Uploads one tenant may have arriving at once, each held to the publish limit on disk. */
+const UPLOADS_PER_TENANT = 4;
 
 /**
  * A component belongs to the tenant that published its latest version: another tenant whose token's
