@@ -70,7 +70,7 @@ export class HostLease {
     this.#chars += answer.length;
     const local = localAnswer(child.plan, child.href, answer);
     const run: NestedRun = { plan: child.index, ms, outcome: local.outcome, chars: answer.length };
-    if (child.timeoutMs < child.plan.timeoutMs) run.short = true;
+    if (child.timeoutMs < child.plan.timeoutMs - 1) run.short = true;
     this.#runs.push(run);
     return local.answer;
   }

@@ -323,7 +323,8 @@ export class SandboxPool {
       try {
         // The execution's own charge first: what its leases take ahead is what the request has left after it.
         const timeoutMs = job.budget.charge();
-        if (timeoutMs < this.#options.limits.timeoutMs) job.cutShort = true;
+        // A millisecond's margin: the first charge's deadline less the time read again is not exact.
+        if (timeoutMs < this.#options.limits.timeoutMs - 1) job.cutShort = true;
         if (job.children) granted = this.#lease(job, payer, job.children);
         const answer = await this.#run(job, granted, timeoutMs);
         if (granted?.runs) this.#settle(job, granted, granted.runs);
