@@ -24,7 +24,7 @@ t.test("a view's top-level code cannot answer its version's build", async (t) =>
   const started = await startRegistry(t, [...HOOKERS.map((name) => ofTenant('mallory', fixture(name))), ofTenant('acme', fixture(WORKER)), ofTenant('acme', BYSTANDER)]);
   await bystanderRenders(t, started, 'Before', 'another tenant before');
   t.equal((await request(`${started.url}${WORKER}?ms=0`)).body.html, '<p>run 1</p>', 'the neighbour is warm');
-  const neighbour = request(`${started.url}${WORKER}?ms=2000`);
+  const neighbour = request(`${started.url}${WORKER}?ms=1200`);
   await sleep(300);
   for (const name of HOOKERS) {
     const answer = await request(`${started.url}${name}`);

