@@ -24,7 +24,7 @@ const HOSTILE = [
 ];
 const FIXTURES = [...new Set([...HOSTILE.map((target) => target.split('?')[0]!), 'hostile-sync-loop', 'rendering-child', 'rendering-child-v2'])].map(fixture);
 const TIMEOUT_MS = 1500;
-const STORM_MS = 4000;
+const STORM_MS = 2500;
 /** Beyond its time limit: a lost isolate's host is recycled, and replies cross two processes. */
 const MARGIN_MS = 2500;
 
