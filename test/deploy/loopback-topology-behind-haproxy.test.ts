@@ -28,7 +28,8 @@ t.test('three registry processes on one S3 server behind HAProxy: publish on one
       plugins: './plugins.js',
       pollIntervalSeconds: 0.5,
       publishTokens: [{ tenant: 'ops', sha256: hashToken('ops-token'), components: ['health-*'] }],
-      limits: { sandboxHosts: 1, drainDelayMs: 700, drainTimeoutMs: 5000 },
+      // One front thread each: three replicas and their polls are what this test needs, not threads.
+      limits: { sandboxHosts: 1, frontThreads: 1, drainDelayMs: 700, drainTimeoutMs: 5000 },
     }),
   );
   const env = cliEnv(server.env);
