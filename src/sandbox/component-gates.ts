@@ -8,14 +8,24 @@ import { AdmissionGate } from './admission-gate';
  * front of other components. Only components with executions running or waiting keep a gate, and
  * only published components reach here, so the map stays bounded.
  */
+interface Gate {
+  gate: AdmissionGate;
+  users: number;
+  /** Slots held by the requests of tenants other than the component's, by tenant. */
+  foreign: Map<string, number>;
+}
+
 export class ComponentGates {
   readonly #capacity: number;
   readonly #maxQueue: number;
-  readonly #gates = new Map<string, { gate: AdmissionGate; users: number }>();
+  readonly #gates = new Map<string, Gate>();
+  /** The slots of a component the requests of one other tenant may hold. */
+  readonly #foreignCap: number;
 
   constructor(capacity: number, maxQueue: number) {
     this.#capacity = capacity;
     this.#maxQueue = maxQueue;
+    this.#foreignCap = Math.max(1, Math.floor(capacity / 2));
   }
 
   /**
@@ -39,18 +49,38 @@ export class ComponentGates {
     });
   }
 
-  /** Takes one of the component's slots at once, or throws OVERLOADED: a nested render never waits. */
-  enterNow(component: string): void {
+  /**
+   * Takes one of the component's slots at once, or throws OVERLOADED: a nested render never waits.
+   * `foreignPayer`: the tenant paying for it, when not the component's own; such a tenant's requests
+   * hold at most half the component's slots, so that another tenant's fan-out never takes every slot
+   * the component's own visitors need.
+   */
+  enterNow(component: string, foreignPayer?: string): void {
     const entry = this.#use(component);
+    const held = foreignPayer === undefined ? 0 : (entry.foreign.get(foreignPayer) ?? 0);
+    if (held >= this.#foreignCap) {
+      this.#release(component, entry);
+      throw new TesseraError(
+        'OVERLOADED',
+        `Component "${component}" runs as many executions for the requests of tenant "${foreignPayer}" as another tenant's requests may hold (${this.#foreignCap} of its ${this.#capacity}): a nested render of it found no free slot; retry later.`,
+      );
+    }
     if (!entry.gate.tryEnter()) {
       this.#release(component, entry);
       throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
     }
+    if (foreignPayer !== undefined) entry.foreign.set(foreignPayer, held + 1);
   }
 
-  leave(component: string): void {
+  /** Gives back a slot (`foreignPayer`: as `enterNow` took it). */
+  leave(component: string, foreignPayer?: string): void {
     const entry = this.#gates.get(component);
     if (!entry) return;
+    if (foreignPayer !== undefined) {
+      const held = (entry.foreign.get(foreignPayer) ?? 1) - 1;
+      if (held > 0) entry.foreign.set(foreignPayer, held);
+      else entry.foreign.delete(foreignPayer);
+    }
     entry.gate.leave();
     this.#release(component, entry);
   }
@@ -62,10 +92,10 @@ export class ComponentGates {
     return queued;
   }
 
-  #use(component: string): { gate: AdmissionGate; users: number } {
+  #use(component: string): Gate {
     let entry = this.#gates.get(component);
     if (!entry) {
-      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0 };
+      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0, foreign: new Map() };
       this.#gates.set(component, entry);
     }
     entry.users++;

@@ -333,7 +333,7 @@ export class SandboxPool {
       } finally {
         if (granted) this.#release(job, payer, granted);
         this.#shares.leave(payer);
-        this.#componentGates.leave(job.component);
+        this.#componentGates.leave(job.component, job.depth > 0 && payer !== job.tenant ? payer : undefined);
       }
     } finally {
       job.budget.releaseSlot();
@@ -437,7 +437,7 @@ export class SandboxPool {
    */
   #admit(job: ExecutionJob, payer: string): Promise<void> | undefined {
     if (job.depth > 0) {
-      this.#enterNow(job.component, payer);
+      this.#enterNow(job.component, payer, job.tenant);
       return undefined;
     }
     // A request waits for its turn at most as long as its execution may run, then is told to come back (OVERLOADED).
@@ -448,13 +448,17 @@ export class SandboxPool {
     return componentTurn.then(() => this.#enterShare(job.component, payer, Math.max(1, queuedAt + timeoutMs - performance.now())));
   }
 
-  /** The component's slot and the paying tenant's, both at once or neither (a nested render's, whose parent holds a slot while it waits). */
-  #enterNow(component: string, payer: string): void {
-    this.#componentGates.enterNow(component);
+  /**
+   * The component's slot and the paying tenant's, both at once or neither (a nested render's, whose
+   * parent holds a slot while it waits). `tenant`: the component's, when the payer may be another.
+   */
+  #enterNow(component: string, payer: string, tenant = payer): void {
+    const foreign = payer === tenant ? undefined : payer;
+    this.#componentGates.enterNow(component, foreign);
     try {
       this.#shares.enterNow(payer);
     } catch (error) {
-      this.#componentGates.leave(component);
+      this.#componentGates.leave(component, foreign);
       throw error;
     }
   }
