@@ -4,10 +4,10 @@ import { TesseraError } from '../errors/errors';
 import { packageTooLarge, uploadStopped } from './upload-errors';
 
 /**
- * How an upload travels from the front that receives it to the publish thread that reads it: its
- * chunks as they arrive, over a MessagePort, each in memory of its own handed over without a copy
- * on the other side. The front never holds the whole package, and the thread starts unpacking with
- * the first chunk.
+ * How an upload travels from the front to the publish thread that reads it (read back from the
+ * file it was received into: spool-upload.ts): its chunks as they are read, over a MessagePort, each
+ * in memory of its own handed over without a copy on the other side. Neither side holds the whole
+ * package in memory, and the thread starts unpacking with the first chunk.
  */
 type PackageMessage = { chunk: Uint8Array } | { end: true } | { stop: true };
 
