@@ -1,0 +1,37 @@
+import t from 'tap';
+import { fixture, ofTenant, request, startRegistry } from '../helpers/start-registry';
+import { hostsUp, until } from '../sandbox/wait-for';
+
+const FILLER = 'hostile-gate-filler';
+const SLOW = 'health-slow';
+const CAPACITY = 4;
+const DELAY_MS = 800;
+
+// The requests of a tenant other than a component's hold at most half of its slots, "so another
+// tenant's fan-out never takes every slot the component's own visitors need". The half is counted
+// per other tenant: two tenants (or one team holding two) each fan out to ada's slow component, each
+// takes its half, and together they hold every slot: ada's own visitor waits in the queue behind
+// them. What other tenants' requests hold together must leave the component's own visitors a slot.
+t.test("two other tenants' fan-outs together leave a component's own visitors a slot", async (t) => {
+  const { registry, url } = await startRegistry(
+    t,
+    [ofTenant('mallory', fixture(FILLER)), { dir: fixture(FILLER), tenant: 'eve', name: 'gate-filler-two' }, ofTenant('ada', fixture(SLOW))],
+    (config) => {
+      config.limits.maxConcurrentPerComponent = CAPACITY;
+      config.plugins = [{ name: 'slowDown', description: `answers after ${DELAY_MS} ms`, func: () => new Promise((resolve) => setTimeout(() => resolve('late'), DELAY_MS)) }];
+    },
+  );
+  await hostsUp(registry, 1);
+  t.equal((await request(`${url}${SLOW}`)).status, 200, "ada's component is warm");
+
+  const slotsOf = (tenant: string) => [...registry.pool.slotsByTenant()].find(([name]) => name === tenant)?.[1] ?? 0;
+  const fillers = [request(`${url}${FILLER}?child=${SLOW}&count=${CAPACITY}`), request(`${url}gate-filler-two?child=${SLOW}&count=${CAPACITY}`)];
+  // Each filler and the children it was let run.
+  await until(() => slotsOf('mallory') >= 1 + CAPACITY / 2 && slotsOf('eve') >= 1 + CAPACITY / 2);
+  const own = request(`${url}${SLOW}`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.equal(registry.pool.queueSize, 0, "ada's visitor was admitted at once, not queued behind the other tenants' fan-outs");
+  t.equal(slotsOf('ada'), 1, "ada's visitor holds a slot while the fan-outs run");
+  const [answered] = await Promise.all([own, ...fillers]);
+  t.equal(answered.status, 200, "ada's visitor is answered");
+});
