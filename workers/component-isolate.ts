@@ -180,7 +180,11 @@ export class ComponentIsolate implements WatchedIsolate {
    * `onLost` is told, with the versions it was running, when V8 loses control of the isolate;
    * `onCpu`, the CPU time it spent, at each `tellCpu` and when it is disposed.
    */
-  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void, onCpu: (ns: bigint) => void) {
+  /** The tenant whose component it runs. */
+  readonly tenant: string;
+
+  constructor(tenant: string, limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void, onCpu: (ns: bigint) => void) {
+    this.tenant = tenant;
     this.#limits = limits;
     this.#forward = forward;
     this.#onLost = onLost;

@@ -24,8 +24,8 @@ export interface LeasedChild {
 export class HostLease {
   /** Children running now, by their local execution id. */
   readonly children = new Map<number, LeasedChild>();
-  /** The lease's plans (undefined: one this host does not hold, which no call matches). */
-  readonly #plans: ReadonlyArray<NestedPlan | undefined>;
+  /** The lease's plans (undefined: one this host does not hold, or one revoked, which no call matches). */
+  readonly #plans: Array<NestedPlan | undefined>;
   readonly #maxChars: number;
   readonly #boundChars: number;
   readonly #used: boolean[];
@@ -38,7 +38,7 @@ export class HostLease {
 
   /** `plans`: the lease's, read from the connection's table (leased-plans.ts); `deadline`: when the parent's root request runs out of time (performance.now()). */
   constructor(lease: NestedLease, plans: ReadonlyArray<NestedPlan | undefined>, deadline: number) {
-    this.#plans = plans;
+    this.#plans = [...plans];
     this.#maxChars = lease.maxChars;
     this.#boundChars = lease.boundChars;
     this.#used = plans.map(() => false);
@@ -75,10 +75,10 @@ export class HostLease {
     return local.answer;
   }
 
-  /** A version left the catalog: its plans match no call any more (they are given back unused). */
+  /** A version left the catalog: its plans match no call any more, and are given back unused. */
   revoke(name: string, version: string): void {
     this.#plans.forEach((plan, index) => {
-      if (plan?.name === name && plan.version === version) this.#used[index] = true;
+      if (plan?.name === name && plan.version === version) this.#plans[index] = undefined;
     });
   }
 

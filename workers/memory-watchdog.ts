@@ -23,6 +23,8 @@ export interface WatchedIsolate {
   cpuNs(): bigint;
   /** Discards it, its executions answered MEMORY_LIMIT_EXCEEDED; `sole`: it alone was at work through the growth. */
   stopForMemory(sole: boolean): void;
+  /** The tenant whose component it runs. */
+  readonly tenant: string;
   /** When its work without a break began (a count of starts and ends of work, host-wide). */
   readonly busyTick: number;
   /** Whether it was at work since `tick`. */
@@ -46,13 +48,16 @@ export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGro
   const cpuAtLastReading = new WeakMap<WatchedIsolate, bigint>();
   const reviewing = new WeakSet<WatchedIsolate>();
   /**
-   * The one isolate at work through the growth took it, unless others worked meanwhile, however
-   * briefly (quick executions are never watched): their heaps, read once they are idle, explain
-   * what they took, and only what is left is its own.
+   * The one isolate at work through the growth took it, unless isolates of other tenants worked
+   * meanwhile, however briefly (quick executions are never watched): their heaps, read once they are
+   * idle, explain what they took, and only what is left is its own. A tenant's own components never
+   * excuse it: their heaps could hold buffers never written, which take no resident memory.
    */
   const stopUnlessExplained = (suspect: WatchedIsolate): void => {
     const others: WatchedIsolate[] = [];
-    for (const isolate of isolates()) if (isolate !== suspect && isolate.workedSince(suspect.busyTick)) others.push(isolate);
+    for (const isolate of isolates()) {
+      if (isolate !== suspect && isolate.tenant !== suspect.tenant && isolate.workedSince(suspect.busyTick)) others.push(isolate);
+    }
     if (others.length === 0) {
       suspect.stopForMemory(true);
       return;

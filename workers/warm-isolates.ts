@@ -71,7 +71,7 @@ export class WarmIsolates {
       if (failed !== undefined) return failed;
     }
     if (!code) return undefined;
-    const isolate = this.#isolateFor(component);
+    const isolate = this.#isolateFor(component, code.tenant);
     const entry: WarmVersion = { isolate, built: isolate.addVersion(key, code), ready: false, lastUsed: ++this.#uses, tenant: code.tenant };
     this.#versions.set(key, entry);
     this.#evictBeyond(this.#limits.maxWarmIsolates);
@@ -84,11 +84,11 @@ export class WarmIsolates {
   }
 
   /** A usable isolate of the component with room for one more version, or a new one. */
-  #isolateFor(component: string): ComponentIsolate {
+  #isolateFor(component: string, tenant: string): ComponentIsolate {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
     let isolate = isolates.find((candidate) => candidate.versionCount < VERSIONS_PER_ISOLATE);
     if (!isolate) {
-      isolate = new ComponentIsolate(this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(component, (this.#cpu.get(component) ?? 0n) + ns));
+      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(component, (this.#cpu.get(component) ?? 0n) + ns));
       isolates.push(isolate);
     }
     this.#isolates.set(component, isolates);

@@ -36,7 +36,7 @@ const clipped = (text: unknown): unknown => (typeof text === 'string' && text.le
  * or `{ok: false, message, code?}`.
  */
 export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: BridgeLog = { failed: () => {} }) {
-  return async ({ op, payload, depth, budget, caller }: BridgeRequest): Promise<string> => {
+  return async ({ op, payload, depth, budget, caller, callerTenant }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
@@ -55,6 +55,7 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
             baseUrl: call.baseUrl,
             budget,
             caller,
+            callerTenant,
           })
           .catch((error: unknown) => {
             log.failed({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');

@@ -23,6 +23,12 @@ export const headersForComponent = (component: string, headers: RequestHeaders):
  */
 export const headersFromParent = (headers: RequestHeaders): RequestHeaders => filterCookies(headers, undefined);
 
+/** The headers without their `Cookie`. */
+export function withoutCookie(headers: RequestHeaders): RequestHeaders {
+  const { cookie: _cookie, ...rest } = headers;
+  return rest;
+}
+
 /**
  * The cookies of `component` the visitor holds, as the request's `Cookie` header lists them: each
  * plain name with the bytes it takes there (`oc.C.name=value`), summed when a name comes more than

@@ -9,7 +9,7 @@ import type { Caller, ExecutionJob, SandboxPool } from '../sandbox/sandbox-pool'
 import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { buildHref } from './build-href';
-import { cookieBytesOfOthers, scopedCookieName } from './component-cookies';
+import { cookieBytesOfOthers, scopedCookieName, withoutCookie } from './component-cookies';
 import { executionInput, staticPathOf } from './execution-input';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { NestedPlans } from './nested-plans';
@@ -46,6 +46,8 @@ export interface RenderRequest {
   onAbandoned?: (cancel: () => void) => void;
   /** A nested render: the execution that asked for it, when known. */
   caller?: Caller;
+  /** A nested render: the tenant of the component that asked for it. */
+  callerTenant?: string;
 }
 
 export interface Cookie {
@@ -128,6 +130,11 @@ export class RenderPipeline {
     const tenant = tenantOf(component, this.#config.tenants.default);
     // The request from outside is its root component's tenant's: every execution it causes spends that tenant's share.
     budget.rootTenant ??= tenant;
+    // Another tenant's component gets no cookie from its parent: it reads its own under plain names,
+    // and could not tell one the parent made up from the site's (decisions §11).
+    if (request.callerTenant !== undefined && request.callerTenant !== tenant && request.headers['cookie'] !== undefined) {
+      request = { ...request, headers: withoutCookie(request.headers) };
+    }
     if (request.mode === 'info') {
       // Exactly OC's info answer (decisions §1).
       const body = { type: 'oc-component', version: component.version, requestVersion: request.version, name: component.name };

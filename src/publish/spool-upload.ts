@@ -24,6 +24,8 @@ export interface SpooledUpload {
  * answers on its connection, and whatever the body still brings is read and dropped.
  */
 export async function spoolUpload(body: Readable, limit: number): Promise<SpooledUpload> {
+  // A client gone while its upload waited for a slot: its body will say nothing more.
+  if (body.destroyed || body.readableAborted) throw uploadStopped();
   const folder = await mkdtemp(path.join(os.tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
   const remove = () => rm(folder, { recursive: true, force: true });
   const file = path.join(folder, 'package.tgz');

@@ -11,21 +11,24 @@ import { AdmissionGate } from './admission-gate';
 interface Gate {
   gate: AdmissionGate;
   users: number;
-  /** Slots held by the requests of tenants other than the component's, by tenant. */
+  /** Slots held by the requests of tenants other than the component's, by tenant, and together. */
   foreign: Map<string, number>;
+  foreignTotal: number;
 }
 
 export class ComponentGates {
   readonly #capacity: number;
   readonly #maxQueue: number;
   readonly #gates = new Map<string, Gate>();
-  /** The slots of a component the requests of one other tenant may hold. */
+  /** The slots of a component other tenants' requests may hold together, and one other tenant's. */
   readonly #foreignCap: number;
+  readonly #perForeignCap: number;
 
   constructor(capacity: number, maxQueue: number) {
     this.#capacity = capacity;
     this.#maxQueue = maxQueue;
     this.#foreignCap = Math.max(1, Math.floor(capacity / 2));
+    this.#perForeignCap = Math.max(1, Math.floor(capacity / 4));
   }
 
   /**
@@ -51,25 +54,30 @@ export class ComponentGates {
 
   /**
    * Takes one of the component's slots at once, or throws OVERLOADED: a nested render never waits.
-   * `foreignPayer`: the tenant paying for it, when not the component's own; such a tenant's requests
-   * hold at most half the component's slots, so that another tenant's fan-out never takes every slot
-   * the component's own visitors need.
+   * `foreignPayer`: the tenant paying for it, when not the component's own. Other tenants' requests
+   * hold at most half the component's slots together, and each such tenant's a quarter: another
+   * tenant's fan-out, or several, never take every slot the component's own visitors need, and one
+   * never takes all those the others may use.
    */
   enterNow(component: string, foreignPayer?: string): void {
     const entry = this.#use(component);
     const held = foreignPayer === undefined ? 0 : (entry.foreign.get(foreignPayer) ?? 0);
-    if (held >= this.#foreignCap) {
+    if (foreignPayer !== undefined && (held >= this.#perForeignCap || entry.foreignTotal >= this.#foreignCap)) {
       this.#release(component, entry);
-      throw new TesseraError(
-        'OVERLOADED',
-        `Component "${component}" runs as many executions for the requests of tenant "${foreignPayer}" as another tenant's requests may hold (${this.#foreignCap} of its ${this.#capacity}): a nested render of it found no free slot; retry later.`,
-      );
+      const bound =
+        held >= this.#perForeignCap
+          ? `for the requests of tenant "${foreignPayer}" as one other tenant's requests may hold (${this.#perForeignCap} of its ${this.#capacity})`
+          : `for other tenants' requests as they may hold together (${this.#foreignCap} of its ${this.#capacity})`;
+      throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions ${bound}: a nested render of it found no free slot; retry later.`);
     }
     if (!entry.gate.tryEnter()) {
       this.#release(component, entry);
       throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
     }
-    if (foreignPayer !== undefined) entry.foreign.set(foreignPayer, held + 1);
+    if (foreignPayer !== undefined) {
+      entry.foreign.set(foreignPayer, held + 1);
+      entry.foreignTotal++;
+    }
   }
 
   /** Gives back a slot (`foreignPayer`: as `enterNow` took it). */
@@ -80,6 +88,7 @@ export class ComponentGates {
       const held = (entry.foreign.get(foreignPayer) ?? 1) - 1;
       if (held > 0) entry.foreign.set(foreignPayer, held);
       else entry.foreign.delete(foreignPayer);
+      entry.foreignTotal--;
     }
     entry.gate.leave();
     this.#release(component, entry);
@@ -95,7 +104,7 @@ export class ComponentGates {
   #use(component: string): Gate {
     let entry = this.#gates.get(component);
     if (!entry) {
-      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0, foreign: new Map() };
+      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0, foreign: new Map(), foreignTotal: 0 };
       this.#gates.set(component, entry);
     }
     entry.users++;

@@ -50,6 +50,8 @@ export interface BridgeRequest {
   budget: RequestBudget;
   /** The execution that made the call (unknown for a child its host ran under a lease): its sandbox key, and its host. */
   caller?: Caller;
+  /** The tenant of the component whose code made the call. */
+  callerTenant: string;
 }
 
 /** An execution that asked for a nested render: its children learn from it, and run on its host first. */
@@ -167,7 +169,8 @@ interface PoolExecution extends HostExecution {
   readonly key: string;
   readonly depth: number;
   readonly budget: RequestBudget;
-  /** The tenant paying for it, its children, and the lease it holds of them. */
+  /** The tenant of its component, the tenant paying for it, its children, and the lease it holds of them. */
+  readonly tenant: string;
   readonly payer: string;
   readonly children: readonly LeasableChild[] | undefined;
   readonly granted: GrantedLease | undefined;
@@ -248,8 +251,12 @@ export class SandboxPool {
           return;
         }
         if (message.leaseEnd !== undefined && message.deeper === undefined) this.#leaseEnded(execution as PoolExecution, message.leaseEnd);
+        // A child run under a lease is of its parent's tenant (the payer's): its calls are that tenant's too.
+        const callerTenant = (execution as PoolExecution).tenant;
         const request: BridgeRequest =
-          message.deeper === undefined ? { op: message.op, payload: message.payload, depth, budget, caller: { key, host } } : { op: message.op, payload: message.payload, depth: depth + 1, budget };
+          message.deeper === undefined
+            ? { op: message.op, payload: message.payload, depth, budget, caller: { key, host }, callerTenant }
+            : { op: message.op, payload: message.payload, depth: depth + 1, budget, callerTenant };
         this.#options.bridge(request).then(
           (answer) => host.answerBridge(message.call, answer),
           (error: unknown) => host.answerBridge(message.call, JSON.stringify({ ok: false, message: error instanceof Error ? error.message : String(error) })),
@@ -515,6 +522,7 @@ export class SandboxPool {
         plugins: job.plugins,
         depth: job.depth,
         budget: job.budget,
+        tenant: job.tenant,
         payer: job.budget.rootTenant ?? job.tenant,
         children: job.children,
         granted,

@@ -17,8 +17,8 @@ t.test("another tenant's parent, in the payer's request, holds none of the payer
     [ofTenant('ada', fixture('lease-embedder')), ofTenant('ada', fixture('leased-child')), ofTenant('mallory', fixture(HOARDER))],
     (config) => {
       TWO_HOSTS(config);
-      // Another tenant's requests may hold half a component's slots: both pages' hoarders run.
-      config.limits.maxConcurrentPerComponent = 2 * PAGES;
+      // Another tenant's requests may hold a quarter of a component's slots: both pages' hoarders run.
+      config.limits.maxConcurrentPerComponent = 4 * PAGES;
       config.limits.executionTimeoutMs = 4000;
     },
   );

@@ -7,11 +7,10 @@ const SLOW = 'health-slow';
 const CAPACITY = 4;
 const DELAY_MS = 800;
 
-// The requests of a tenant other than a component's hold at most half of its slots, "so another
-// tenant's fan-out never takes every slot the component's own visitors need". The half is counted
-// per other tenant: two tenants (or one team holding two) each fan out to ada's slow component, each
-// takes its half, and together they hold every slot: ada's own visitor waits in the queue behind
-// them. What other tenants' requests hold together must leave the component's own visitors a slot.
+// Two tenants (or one team holding two) each fan out to ada's slow component. Were the bound on
+// other tenants' requests counted per tenant only, each would take its share and together every
+// slot: ada's own visitor would wait in the queue behind them. What other tenants' requests hold
+// together leaves the component's own visitors half its slots.
 t.test("two other tenants' fan-outs together leave a component's own visitors a slot", async (t) => {
   const { registry, url } = await startRegistry(
     t,
@@ -26,8 +25,8 @@ t.test("two other tenants' fan-outs together leave a component's own visitors a 
 
   const slotsOf = (tenant: string) => [...registry.pool.slotsByTenant()].find(([name]) => name === tenant)?.[1] ?? 0;
   const fillers = [request(`${url}${FILLER}?child=${SLOW}&count=${CAPACITY}`), request(`${url}gate-filler-two?child=${SLOW}&count=${CAPACITY}`)];
-  // Each filler and the children it was let run.
-  await until(() => slotsOf('mallory') >= 1 + CAPACITY / 2 && slotsOf('eve') >= 1 + CAPACITY / 2);
+  // Each filler and the child it was let run (a quarter of the slots each, half together).
+  await until(() => slotsOf('mallory') >= 1 + CAPACITY / 4 && slotsOf('eve') >= 1 + CAPACITY / 4);
   const own = request(`${url}${SLOW}`);
   await new Promise((resolve) => setTimeout(resolve, 100));
   t.equal(registry.pool.queueSize, 0, "ada's visitor was admitted at once, not queued behind the other tenants' fan-outs");
