@@ -134,6 +134,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // A tenant may publish many components: together its components' cookies in the visitor's jar
   // hold at most this, whatever the number of components (the request says what its others hold).
   const MAX_TENANT_COOKIES_BYTES = 8192;
+  // A browser keeps a bounded number of cookies per host (Chromium 180, then it evicts the least
+  // recently used, whoever set them): one tenant's components together keep few of them.
+  const MAX_TENANT_COOKIES = 16;
   const SCOPE_CHARS = `oc.${version.name}.`.length;
   const encodeCookieValue = encodeURIComponent;
   const MAX_NAME_CHARS = 256;
@@ -344,7 +347,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
    * (`held`: `[name, bytes]` from the request's Cookie header). Setting a name again in one answer
    * replaces it. Overwriting or deleting a held cookie is always allowed when it does not grow the jar.
    */
-  const cookieJar = (held: Array<[string, number]> | undefined, tenantOthers: number) => {
+  const cookieJar = (held: Array<[string, number]> | undefined, tenantOthers: number, tenantOtherNames: number) => {
     const kept = new Map<string, number>(held);
     let keptBytes = 0;
     for (const size of kept.values()) keptBytes += size;
@@ -358,6 +361,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       const before = kept.get(name);
       if (before === undefined && kept.size >= MAX_COOKIES) {
         throw new RangeErrorCtor(`setCookie: a visitor keeps at most ${MAX_COOKIES} cookies of one component; "${name}" would be one more.`);
+      }
+      if (before === undefined && tenantOtherNames + kept.size >= MAX_TENANT_COOKIES) {
+        throw new RangeErrorCtor(`setCookie: a visitor keeps at most ${MAX_TENANT_COOKIES} cookies of one tenant's components; "${name}" would be one more.`);
       }
       const after = keptBytes - (before ?? 0) + bytes;
       if (after > MAX_COOKIES_BYTES && after > keptBytes) {
@@ -381,7 +387,11 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
     const relayConsole = version.relayConsole && definitionOf(exportsOfServer)?.modern?.options?.development?.console === true;
     if (relayConsole) consoleLines ??= [];
     const headers: Record<string, string> = {};
-    const jar = cookieJar(input.heldCookies, typeof input.tenantCookieBytes === 'number' ? input.tenantCookieBytes : 0);
+    const jar = cookieJar(
+      input.heldCookies,
+      typeof input.tenantCookieBytes === 'number' ? input.tenantCookieBytes : 0,
+      typeof input.tenantCookieNames === 'number' ? input.tenantCookieNames : 0,
+    );
     // The path every route of the registry is under (`/`, or the path of its public base URL): read
     // only when a cookie names a path.
     const basePath = () => String(input.baseUrl).replace(/^[^:/]+:\/\/[^/]*/, '');

@@ -52,16 +52,18 @@ export function cookiesHeldBy(component: string, headers: RequestHeaders): Array
 }
 
 /**
- * The bytes the visitor's cookies of other components than `component` hold, of those `counted`
- * accepts (its tenant's): one tenant's components together are bounded in the jar too.
+ * The bytes the visitor's cookies of other components than `component` hold, and how many names, of
+ * those `counted` accepts (its tenant's): one tenant's components together are bounded in the jar too.
  */
-export function cookieBytesOfOthers(component: string, headers: RequestHeaders, counted: (other: string) => boolean): number {
+export function cookiesOfOthers(component: string, headers: RequestHeaders, counted: (other: string) => boolean): { bytes: number; names: number } {
+  const none = { bytes: 0, names: 0 };
   const cookie = headers['cookie'];
-  if (cookie === undefined) return 0;
+  if (cookie === undefined) return none;
   const sent = Array.isArray(cookie) ? cookie.join('; ') : cookie;
-  if (!sent.includes(PREFIX)) return 0;
+  if (!sent.includes(PREFIX)) return none;
   const own = scopedCookieName(component, '');
   const owners = new Map<string, boolean>();
+  const names = new Set<string>();
   let bytes = 0;
   for (const pair of sent.split(';')) {
     const trimmed = pair.trim();
@@ -70,9 +72,12 @@ export function cookieBytesOfOthers(component: string, headers: RequestHeaders, 
     const owner = trimmed.slice(PREFIX.length, ownerEnd);
     let ours = owners.get(owner);
     if (ours === undefined) owners.set(owner, (ours = counted(owner)));
-    if (ours) bytes += trimmed.length;
+    if (!ours) continue;
+    bytes += trimmed.length;
+    const equals = trimmed.indexOf('=');
+    names.add(equals === -1 ? trimmed : trimmed.slice(0, equals));
   }
-  return bytes;
+  return { bytes, names: names.size };
 }
 
 /** Drops the component cookies of `Cookie` but those of `owner`, which get their plain names back. */

@@ -14,8 +14,8 @@ export interface ExecutionRequest {
   headers: RequestHeaders;
   baseUrl: string;
   staticPath: string;
-  /** The bytes the visitor's cookies of the component's tenant's other components hold. */
-  tenantCookieBytes: number;
+  /** The bytes the visitor's cookies of the component's tenant's other components hold, and their names. */
+  tenantCookies: { bytes: number; names: number };
 }
 
 /**
@@ -34,10 +34,11 @@ export function executionInput(request: ExecutionRequest): string {
     baseUrl: request.baseUrl,
     requestHeaders: headersForComponent(component, headers),
     staticPath: request.staticPath,
-    // The component's cookies the visitor holds, `[name, bytes]`, and the bytes its tenant's other
-    // components' cookies hold: setCookie bounds the jar by them.
+    // The component's cookies the visitor holds, `[name, bytes]`, and the bytes and names its tenant's
+    // other components' cookies hold: setCookie bounds the jar by them.
     heldCookies: cookiesHeldBy(component, headers),
-    tenantCookieBytes: request.tenantCookieBytes,
+    tenantCookieBytes: request.tenantCookies.bytes,
+    tenantCookieNames: request.tenantCookies.names,
   });
 }
 

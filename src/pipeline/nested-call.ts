@@ -58,7 +58,7 @@ export function localCall(plans: ReadonlyArray<NestedPlan | undefined>, used: re
     headers,
     baseUrl: call.baseUrl,
     staticPath: staticPathOf(plan.staticBaseUrl ?? call.baseUrl, plan.name, plan.version),
-    tenantCookieBytes: 0,
+    tenantCookies: { bytes: 0, names: 0 },
   });
   return { plan: index, input, href: buildHref(call.baseUrl, plan.name, requested, params) };
 }

@@ -9,7 +9,7 @@ import type { Caller, ExecutionJob, SandboxPool } from '../sandbox/sandbox-pool'
 import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { buildHref } from './build-href';
-import { cookieBytesOfOthers, scopedCookieName, withoutCookie } from './component-cookies';
+import { cookiesOfOthers, scopedCookieName, withoutCookie } from './component-cookies';
 import { executionInput, staticPathOf } from './execution-input';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { NestedPlans } from './nested-plans';
@@ -207,7 +207,7 @@ export class RenderPipeline {
       headers,
       baseUrl: request.baseUrl,
       staticPath,
-      tenantCookieBytes: cookieBytesOfOthers(component.name, headers, (other) => {
+      tenantCookies: cookiesOfOthers(component.name, headers, (other) => {
         const published = this.#catalog.latest(other);
         return published !== undefined && tenantOf(published, this.#config.tenants.default) === tenant;
       }),

@@ -132,25 +132,32 @@ t.test('setHeader refuses every header that makes a browser fetch or navigate', 
 
 // One tenant may publish many components: each within its own bounds, three of them together
 // filled the jar past what a visitor's requests may carry. Together they hold at most 8 KB.
-t.test("a tenant's components together keep at most 8192 bytes in the visitor's jar", async (t) => {
+t.test("a tenant's components together keep at most 16 cookies and 8192 bytes in the visitor's jar", async (t) => {
   const copies = ['jar-one', 'jar-two', 'jar-three'].map((name) => ({ dir: fixture(NAME), tenant: 'mallory', name }));
   const started = await startRegistry(t, [...copies, ofTenant('ada', BYSTANDER)]);
   const { url } = started;
   let jar = '';
-  const visit = async (name: string, round: string) => {
-    const answer = await request(`${url}${name}?attack=flood-caught&round=${round}`, jar === '' ? {} : { headers: { cookie: jar } });
+  const visit = async (name: string, query: string) => {
+    const answer = await request(`${url}${name}?${query}`, jar === '' ? {} : { headers: { cookie: jar } });
     const added = jarOf(answer.headers.getSetCookie());
     jar = [jar, added].filter((part) => part !== '').join('; ');
     return answer;
   };
   const refresh = 'Header "Refresh" cannot be set by a component.';
-  t.equal((await visit('jar-one', 'a')).body.html, `<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | ${refresh}</p>`);
-  t.equal((await visit('jar-two', 'b')).body.html, `<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | ${refresh}</p>`, 'a second component of the tenant keeps its own eight');
+  t.equal((await visit('jar-one', 'attack=flood-caught&round=a')).body.html, `<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | ${refresh}</p>`);
+  t.equal((await visit('jar-two', 'attack=flood-caught&round=b')).body.html, `<p>kept 8 of 20 cookies; A component may set at most 8 cookies in one answer. | ${refresh}</p>`, 'a second component of the tenant keeps its own eight');
   t.equal(
-    (await visit('jar-three', 'c')).body.html,
-    `<p>kept 4 of 20 cookies; setCookie: a visitor keeps at most 8192 bytes of the cookies of one tenant's components. | ${refresh}</p>`,
-    'the third fills what is left of the tenant\'s 8 KB',
+    (await visit('jar-three', 'attack=flood-caught&round=c')).body.html,
+    `<p>kept 0 of 20 cookies; setCookie: a visitor keeps at most 16 cookies of one tenant's components; "c19" would be one more. | ${refresh}</p>`,
+    "the third finds the tenant's 16 names taken",
   );
-  t.ok(jar.length <= 8192 + 19 * '; '.length, `the visitor's jar holds ${jar.length} bytes of the tenant's cookies`);
+  t.ok(jar.length <= 8192 + 15 * '; '.length, `the visitor's jar holds ${jar.length} bytes of the tenant's cookies`);
   await bystanderRenders(t, started, 'Visitor', 'another tenant, for the visitor holding the jar', { headers: { cookie: jar } });
+
+  // Few names, large values: the bytes bound holds on its own.
+  jar = '';
+  t.equal((await visit('jar-one', 'attack=set&name=big&bytes=4000')).status, 200);
+  t.equal((await visit('jar-two', 'attack=set&name=big&bytes=4000')).status, 200);
+  const past = await visit('jar-three', 'attack=set&name=big&bytes=1000');
+  t.same([past.status, past.body.error], [500, `Component "jar-three" failed: setCookie: a visitor keeps at most 8192 bytes of the cookies of one tenant's components.`], 'the third would pass the tenant\'s 8 KB');
 });
