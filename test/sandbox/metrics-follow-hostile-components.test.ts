@@ -38,8 +38,8 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
   );
   t.same(statuses, [200, 200, 504, 500, 500, 404, 404, 404]);
 
-  // Hosts read their isolates' heaps every 2 s.
-  await until(() => registry.pool.stats().heapBytes > 100_000);
+  // Hosts read their isolates' heaps, and count them, every 2 s: both from one reading.
+  await until(() => registry.pool.stats().heapBytes > 100_000 && registry.pool.stats().warmIsolates >= 2);
   const after = await scrape();
   const renders = (component: string, outcome: string) => valueOf(after, 'tessera_renders_total', { component, version: '1.0.0', tenant: 'default', outcome });
   t.equal(renders('hello-world', 'ok'), 2);
