@@ -23,6 +23,9 @@ export const headersForComponent = (component: string, headers: RequestHeaders):
  */
 export const headersFromParent = (headers: RequestHeaders): RequestHeaders => filterCookies(headers, undefined);
 
+/** A request without cookies of other components (the usual case): one answer for all of them. */
+const none = Object.freeze({ bytes: 0, names: 0 });
+
 /** The headers without their `Cookie`. */
 export function withoutCookie(headers: RequestHeaders): RequestHeaders {
   const { cookie: _cookie, ...rest } = headers;
@@ -56,7 +59,6 @@ export function cookiesHeldBy(component: string, headers: RequestHeaders): Array
  * those `counted` accepts (its tenant's): one tenant's components together are bounded in the jar too.
  */
 export function cookiesOfOthers(component: string, headers: RequestHeaders, counted: (other: string) => boolean): { bytes: number; names: number } {
-  const none = { bytes: 0, names: 0 };
   const cookie = headers['cookie'];
   if (cookie === undefined) return none;
   const sent = Array.isArray(cookie) ? cookie.join('; ') : cookie;

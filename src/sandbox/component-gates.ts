@@ -11,8 +11,8 @@ import { AdmissionGate } from './admission-gate';
 interface Gate {
   gate: AdmissionGate;
   users: number;
-  /** Slots held by the requests of tenants other than the component's, by tenant, and together. */
-  foreign: Map<string, number>;
+  /** Slots held by the requests of tenants other than the component's, by tenant (made when first held), and together. */
+  foreign: Map<string, number> | undefined;
   foreignTotal: number;
 }
 
@@ -61,7 +61,7 @@ export class ComponentGates {
    */
   enterNow(component: string, foreignPayer?: string): void {
     const entry = this.#use(component);
-    const held = foreignPayer === undefined ? 0 : (entry.foreign.get(foreignPayer) ?? 0);
+    const held = foreignPayer === undefined ? 0 : (entry.foreign?.get(foreignPayer) ?? 0);
     if (foreignPayer !== undefined && (held >= this.#perForeignCap || entry.foreignTotal >= this.#foreignCap)) {
       this.#release(component, entry);
       const bound =
@@ -75,7 +75,7 @@ export class ComponentGates {
       throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
     }
     if (foreignPayer !== undefined) {
-      entry.foreign.set(foreignPayer, held + 1);
+      (entry.foreign ??= new Map()).set(foreignPayer, held + 1);
       entry.foreignTotal++;
     }
   }
@@ -84,7 +84,7 @@ export class ComponentGates {
   leave(component: string, foreignPayer?: string): void {
     const entry = this.#gates.get(component);
     if (!entry) return;
-    if (foreignPayer !== undefined) {
+    if (foreignPayer !== undefined && entry.foreign) {
       const held = (entry.foreign.get(foreignPayer) ?? 1) - 1;
       if (held > 0) entry.foreign.set(foreignPayer, held);
       else entry.foreign.delete(foreignPayer);
@@ -104,7 +104,7 @@ export class ComponentGates {
   #use(component: string): Gate {
     let entry = this.#gates.get(component);
     if (!entry) {
-      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0, foreign: new Map(), foreignTotal: 0 };
+      entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0, foreign: undefined, foreignTotal: 0 };
       this.#gates.set(component, entry);
     }
     entry.users++;
