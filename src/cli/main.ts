@@ -1,3 +1,4 @@
+import { isolatesTornDown } from '../packager/isolate-teardown';
 import { describeFailure, type Command } from './command';
 
 /**
@@ -48,5 +49,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     process.stderr.write(`${describeFailure(error)}\n`);
     process.exitCode = 1;
+  } finally {
+    await isolatesTornDown();
   }
 }

@@ -1,5 +1,6 @@
 import ivm from 'isolated-vm';
 import { TesseraError } from '../errors/errors';
+import { noteIsolateDisposed } from './isolate-teardown';
 import type { ParameterDefinition } from '../descriptor/descriptor-types';
 
 export interface ServerDescription {
@@ -64,5 +65,6 @@ export async function readServerDefinition(serverCode: string): Promise<ServerDe
     // Past its memory limit isolated-vm has disposed it already, and a second dispose would throw
     // over the coded error above.
     if (!isolate.isDisposed) isolate.dispose();
+    noteIsolateDisposed();
   }
 }
