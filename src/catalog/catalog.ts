@@ -61,6 +61,12 @@ export class Catalog {
   readonly #onUnreadable: UnreadableVersionListener;
   readonly #onNotice: (message: string) => void;
   readonly #onDropped: (name: string, version: string) => void;
+  /**
+   * The publisher recorded by the last version of each component unpublished while this catalog ran
+   * (undefined: none recorded): the cookies a visitor keeps of a component gone from the catalog are
+   * still its tenant's (their names outlive it, up to a week).
+   */
+  readonly #formerPublishers = new Map<string, string | undefined>();
   readonly #maintainsIndex: boolean;
   readonly #indexEvery: number;
   readonly #retentionMs: number;
@@ -167,6 +173,12 @@ export class Catalog {
     return this.#versions.versions(name);
   }
 
+  /** The publisher recorded by the last version of `name` unpublished here, when the catalog has none of it now; null when it recorded none; undefined when unknown. */
+  formerPublisher(name: string): string | null | undefined {
+    if (this.#versions.latest(name) !== undefined || !this.#formerPublishers.has(name)) return undefined;
+    return this.#formerPublishers.get(name) ?? null;
+  }
+
   latest(name: string): ComponentVersion | undefined {
     return this.#versions.latest(name);
   }
@@ -214,6 +226,8 @@ export class Catalog {
 
   #drop(id: string): void {
     const at = id.lastIndexOf('@');
+    const dropped = this.#versions.get(id.slice(0, at), id.slice(at + 1));
+    if (dropped) this.#formerPublishers.set(dropped.name, dropped.descriptor.oc.publisher?.tenant);
     this.#versions.remove(id.slice(0, at), id.slice(at + 1));
     this.#unreadable.delete(id);
     this.#onDropped(id.slice(0, at), id.slice(at + 1));

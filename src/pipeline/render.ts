@@ -207,10 +207,7 @@ export class RenderPipeline {
       headers,
       baseUrl: request.baseUrl,
       staticPath,
-      tenantCookies: cookiesOfOthers(component.name, headers, (other) => {
-        const published = this.#catalog.latest(other);
-        return published !== undefined && tenantOf(published, this.#config.tenants.default) === tenant;
-      }),
+      tenantCookies: cookiesOfOthers(component.name, headers, (other) => this.#cookieOwner(other) === tenant),
     });
     const children = this.#nested.childrenOf(component.sandboxKey, request.depth);
     const job: ExecutionJob = {
@@ -245,6 +242,17 @@ export class RenderPipeline {
       return parsed.ok ? parsed : checkedFailure(parsed);
     });
     return this.#metrics.observeExecution(component, tenant, answer, job);
+  }
+
+  /**
+   * The tenant the cookies of `component` count for: its latest version's, or, once it left the
+   * catalog (unpublished), the tenant of its last version: the cookies outlive it in the jar.
+   */
+  #cookieOwner(component: string): string | undefined {
+    const published = this.#catalog.latest(component);
+    if (published) return tenantOf(published, this.#config.tenants.default);
+    const former = this.#catalog.formerPublisher(component);
+    return former === undefined ? undefined : (former ?? this.#config.tenants.default);
   }
 
   /** The version's code with its constants, sent to a host that lacks its warm context. */

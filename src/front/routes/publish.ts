@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { tenantOf } from '../../catalog/tenant-of';
 import { TesseraError } from '../../errors/errors';
 import { assertNotPublished } from '../../publish/already-published';
 import { sendPackage } from '../../publish/package-channel';
@@ -94,12 +95,13 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
 const UPLOADS_PER_TENANT = 4;
 
 /**
- * A component belongs to the tenant that published its latest version: another tenant whose token's
- * patterns also cover the name (`shop-*` covers `shop-labs-widget`) may not put its code behind it.
- * A version published before tenants were recorded binds no one.
+ * A component belongs to the tenant that published its latest version (the configured default
+ * tenant when it recorded none, as at run time): another tenant whose token's patterns also cover the
+ * name (`shop-*` covers `shop-labs-widget`) may not put its code behind it.
  */
 function assertOwnComponent(services: RegistryServices, tenant: string, name: string): void {
-  const owner = services.catalog.latest(name)?.descriptor.oc.publisher?.tenant;
+  const latest = services.catalog.latest(name);
+  const owner = latest && tenantOf(latest, services.config.tenants.default);
   if (owner !== undefined && owner !== tenant) {
     throw new TesseraError('FORBIDDEN', `Tenant "${tenant}" may not publish "${name}": its versions belong to tenant "${owner}".`);
   }
