@@ -174,7 +174,9 @@ export class ComponentIsolate implements WatchedIsolate {
   /** Its heap as last read before its current or last work began. */
   #heapAtWork = 0;
   #busyTick = 0;
-  #workEndTick = 0;
+  /** Executions of its own tenant's requests running, and when one last started or ended. */
+  #ownRunning = 0;
+  #ownTick = 0;
 
   /**
    * `onLost` is told, with the versions it was running, when V8 loses control of the isolate;
@@ -318,6 +320,10 @@ export class ComponentIsolate implements WatchedIsolate {
     // caller's budget was nearly spent, or building the version took part of it) is answered at its
     // deadline and the isolate, other visitors' work, is kept (decisions §13).
     const ownLimit = timeoutMs >= this.#limits.timeoutMs;
+    if (!foreign) {
+      this.#ownRunning++;
+      this.#ownTick = ++workTick;
+    }
     this.#executions.set(id, {
       version,
       calls: new Set(),
@@ -488,6 +494,10 @@ export class ComponentIsolate implements WatchedIsolate {
   #end(id: number, execution: Execution, answer: string): void {
     if (this.#executions.get(id) !== execution) return;
     this.#executions.delete(id);
+    if (!execution.foreign) {
+      this.#ownRunning--;
+      this.#ownTick = ++workTick;
+    }
     clearTimeout(execution.timer);
     this.#syncAnswers.delete(id);
     this.#wake(execution);
@@ -683,7 +693,6 @@ export class ComponentIsolate implements WatchedIsolate {
   #workEnded(): void {
     if (--this.#work > 0) return;
     this.#busySince = undefined;
-    this.#workEndTick = ++workTick;
   }
 
   /** When its work without a break began, on the host's count of starts and ends of work. */
@@ -691,9 +700,13 @@ export class ComponentIsolate implements WatchedIsolate {
     return this.#busyTick;
   }
 
-  /** Whether it was at work at any time since `tick` (a count `busyTick` reads). */
+  /**
+   * Whether it ran an execution of its own tenant's requests at any time since `tick` (a count
+   * `busyTick` reads): executions another tenant's request caused (nested renders of it) are that
+   * tenant's doing, and never explain another isolate's growth.
+   */
   workedSince(tick: number): boolean {
-    return this.#busySince !== undefined || this.#workEndTick > tick;
+    return this.#ownRunning > 0 || this.#ownTick > tick;
   }
 
   /** How much its heap grew since its last work began (from the heap read before it, at the latest). */

@@ -34,7 +34,11 @@ function serializeCookie({ name, value, options }: Cookie): string {
   // `domain` is accepted and not applied (stricter than OC): a component's cookies are host-only, so
   // one name is one cookie in the visitor's jar (Domain copies of it would pass the jar's bounds),
   // and none reaches the site's other hosts.
-  cookie += `; Path=${typeof options['path'] === 'string' && /^[\x21-\x3a\x3c-\x7e]*$/.test(options['path']) ? options['path'] : '/'}`;
+  // One path for every component cookie, whatever `path` said (the sandbox accepts only prefixes of the
+  // registry's own path, which all come back with its requests): a browser keeps one cookie per name
+  // and path, and a name set under several paths would be several cookies, past the names a
+  // component and a tenant may keep in the jar every tenant shares.
+  cookie += '; Path=/';
   if (options['httpOnly'] === true) cookie += '; HttpOnly';
   if (options['secure'] === true) cookie += '; Secure';
   const sameSite = options['sameSite'] === true ? 'strict' : typeof options['sameSite'] === 'string' ? options['sameSite'].toLowerCase() : undefined;
