@@ -20,6 +20,7 @@ import { observePublishPool } from './publish/publish-metrics';
 import { throwUnlessPublished, type PublishOutcome } from './publish/publish-outcome';
 import type { PublishJob } from './publish/publish-package';
 import { PublishPool } from './publish/publish-pool';
+import { removeSpoolsOfEndedProcesses } from './publish/spool-upload';
 import { createSocketFolder } from './sandbox/socket-folder';
 import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
@@ -169,6 +170,8 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     // The main thread's alone: a thread starting later could remove a publish under way.
     const leftovers = frontThread ? 0 : await storage.removeInterruptedWrites?.();
     if (leftovers) app.log.warn(`removed ${leftovers} staging folder(s) left by interrupted publishes`);
+    const spools = frontThread ? 0 : await removeSpoolsOfEndedProcesses();
+    if (spools) app.log.warn(`removed ${spools} upload folder(s) left by registry processes that ended`);
     await Promise.all([catalog.refresh(), tenants.refresh()]);
   } catch (error) {
     // Storage that cannot be read must end the start, not leave the sandbox hosts running.

@@ -1,13 +1,30 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { TesseraError } from '../errors/errors';
+import { isRunning } from '../process-running';
 import { packageTooLarge, uploadStopped } from './upload-errors';
 
 /** The temporary folders of uploads arriving, in the system's temporary folder: `tessera-upload-<pid>-…`. */
 export const SPOOL_PREFIX = 'tessera-upload-';
+
+/**
+ * Removes the folders of uploads a registry process that no longer runs was receiving (one killed
+ * could not remove its own); answers how many. Those of running processes stay.
+ */
+export async function removeSpoolsOfEndedProcesses(): Promise<number> {
+  let removed = 0;
+  for (const entry of await readdir(os.tmpdir())) {
+    const pid = entry.startsWith(SPOOL_PREFIX) ? Number(/^(\d+)-/.exec(entry.slice(SPOOL_PREFIX.length))?.[1]) : 0;
+    if (pid > 0 && !isRunning(pid)) {
+      await rm(path.join(os.tmpdir(), entry), { recursive: true, force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
 
 /** An upload received whole into a temporary file, which `remove` deletes. */
 export interface SpooledUpload {
