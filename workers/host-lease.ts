@@ -36,9 +36,9 @@ export class HostLease {
   #ending: Promise<LeaseEnd> | undefined;
   #whenIdle: (() => void) | undefined;
 
-  /** `plans`: the lease's, read from the connection's table (leased-plans.ts); `deadline`: when the parent's root request runs out of time (performance.now()). */
-  constructor(lease: NestedLease, plans: ReadonlyArray<NestedPlan | undefined>, deadline: number) {
-    this.#plans = [...plans];
+  /** `plans`: the lease's, read from the connection's table (leased-plans.ts), its own array (a revoked plan is cleared in it); `deadline`: when the parent's root request runs out of time (performance.now()). */
+  constructor(lease: NestedLease, plans: Array<NestedPlan | undefined>, deadline: number) {
+    this.#plans = plans;
     this.#maxChars = lease.maxChars;
     this.#boundChars = lease.boundChars;
     this.#used = plans.map(() => false);
