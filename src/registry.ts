@@ -70,6 +70,8 @@ export interface FrontThreadRole {
   recycle(pid: number, reason: RecycleReason): void;
   /** A version was published through this thread: the other fronts index it. */
   published(name: string, version: string): Promise<void>;
+  /** Tenants or tokens were written through this thread: the other fronts read them again. */
+  tenantsChanged(): Promise<void>;
   /** Runs a publish in the main thread's publish pool. */
   publish(job: PublishJob, body: MessagePort): Promise<PublishOutcome>;
   otherMetrics(): Promise<MetricsJson[]>;
@@ -151,17 +153,21 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
   const published = frontThread ? frontThread.published : (name: string, version: string) => threads?.published(name, version) ?? Promise.resolve();
+  const tenantsChanged = async (): Promise<void> => {
+    await tenants.refresh();
+    await (frontThread ? frontThread.tenantsChanged() : threads?.tenantsChanged());
+  };
   // One publish pool per process, in the main thread: every front thread's uploads go to it.
   const publishPool = frontThread
     ? undefined
-    : new PublishPool({ threads: config.limits.publishThreads, storage: storage.settings, rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy } });
+    : new PublishPool({ threads: config.limits.publishThreads, storage: storage.settings, rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy, defaultTenant: config.tenants.default } });
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, body: MessagePort) => publishPool!.run(job, body);
   const publish = async (job: PublishJob, body: MessagePort) => throwUnlessPublished(await runPublish(job, body));
-  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), published, publish }, { logger: options.logger });
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), published, tenantsChanged, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
-    threads = new FrontThreads({ config, catalog, metrics, pool, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
+    threads = new FrontThreads({ config, catalog, tenants, metrics, pool, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
   }
   const otherMetrics = frontThread ? frontThread.otherMetrics : threads ? () => threads!.metrics() : undefined;
   if (otherMetrics) metrics.sumWith(otherMetrics);

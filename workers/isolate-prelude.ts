@@ -64,7 +64,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const HOP_BY_HOP = ['connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host', 'content-encoding'];
   // Headers the registry owns (decisions §11): cookies go through setCookie and its checks; the
   // others decide how the answer is read and who may read it, for every tenant on the origin.
-  const REGISTRY_OWNED = ['set-cookie', 'content-type', 'content-security-policy', 'strict-transport-security', 'x-content-type-options'];
+  // Deprecation: the registry marks a deprecated version itself; a component's own would tell clients
+  // that read RFC 9745 that a live version is going away.
+  const REGISTRY_OWNED = ['set-cookie', 'content-type', 'content-security-policy', 'strict-transport-security', 'x-content-type-options', 'deprecation'];
   // Headers a browser applies to the whole origin, beyond the answer that carries them: one tenant
   // would wipe every tenant's cookies and storage (Clear-Site-Data), have the origin's network
   // errors, other tenants' URLs among them, reported to a server of its own (NEL, Report-To,
@@ -91,7 +93,9 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // What HTTP carries in a header's value (Node refuses the rest when the front writes the answer):
   // tab, visible ASCII and space, and the bytes of Latin-1 past ASCII.
   const NOT_HEADER_TEXT = /[^\t\x20-\x7e\x80-\xff]/;
-  const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'path', 'domain', 'sameSite'];
+  // `path` and `domain` are not among them: the registry writes every component cookie host-only under
+  // its own path (decisions §11), so what a component says of either is read by nobody, and never fails it.
+  const COOKIE_OPTIONS = ['httpOnly', 'secure', 'maxAge', 'expires', 'sameSite'];
   const NOT_SERIALIZABLE = stringify({ ok: false, code: 'RENDER_ERROR', message: 'The view model is not JSON-serializable.' });
   const { maxResultChars, maxPayloadChars, maxNestedBatch, maxNestedRenders } = limits;
   const defineProperty = Object.defineProperty;
@@ -137,7 +141,7 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   // A browser keeps a bounded number of cookies per host (Chromium 180, then it evicts the least
   // recently used, whoever set them): one tenant's components together keep few of them.
   const MAX_TENANT_COOKIES = 16;
-  const SCOPE_CHARS = `oc.${version.name}.`.length;
+  const SCOPE_CHARS = `oc.${version.cookieScope}.`.length;
   const encodeCookieValue = encodeURIComponent;
   const MAX_NAME_CHARS = 256;
   const MAX_HEADER_VALUE_CHARS = 8192;
@@ -392,11 +396,6 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
       typeof input.tenantCookieBytes === 'number' ? input.tenantCookieBytes : 0,
       typeof input.tenantCookieNames === 'number' ? input.tenantCookieNames : 0,
     );
-    // The path every route of the registry is under (`/`, or the path of its public base URL): read
-    // only when a cookie names a path.
-    const basePath = () => String(input.baseUrl).replace(/^[^:/]+:\/\/[^/]*/, '');
-    const isRoutePath = (path: unknown, base: string) =>
-      typeof path === 'string' && path.startsWith('/') && base.startsWith(path) && (path.endsWith('/') || path.length === base.length || base[path.length] === '/');
     let empty = false;
     // A legacy data() may end by returning setEmptyResponse() without calling back (decisions §8).
     let endLegacy: ((model: undefined) => void) | undefined;
@@ -471,9 +470,6 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
           for (const key of COOKIE_OPTIONS) if (options[key] !== undefined) kept[key] = key === 'expires' && options[key] instanceof Date ? options[key].toUTCString() : options[key];
           for (const key of keys(kept)) {
             if (typeof kept[key] === 'string' && (kept[key] as string).length > MAX_NAME_CHARS) throw new RangeErrorCtor(`setCookie: option "${key}" is over its size limit.`);
-          }
-          if (kept.path !== undefined && !isRoutePath(kept.path, basePath())) {
-            throw new TypeErrorCtor(`setCookie: option "path" must be "${basePath()}" or a prefix of it, so that the cookie comes back with every request to the registry.`);
           }
         }
         jar.set(name, String(value), kept, bytes);

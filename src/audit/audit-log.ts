@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { StorageAdapter } from '../storage/storage-adapter';
 
 /** What changed: a version's life, or a tenant's and its tokens' (decisions §14). */
-export type AuditAction = 'publish' | 'unpublish' | 'deprecate' | 'tenant-create' | 'tenant-update' | 'token-create' | 'token-revoke';
+export type AuditAction = 'publish' | 'unpublish' | 'deprecate' | 'tenant-create' | 'tenant-update' | 'token-create' | 'token-revoke' | 'name-transfer' | 'name-release';
 
 /** One change, as the log keeps it. */
 export interface AuditEntry {

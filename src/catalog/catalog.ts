@@ -200,10 +200,14 @@ export class Catalog {
     return this.#lifecycles.deprecationOf(name, version);
   }
 
-  /** Writes the tombstone of a version (every replica drops it at its next poll) and drops it here. */
-  async unpublish(name: string, version: string, record: UnpublishRecord): Promise<void> {
-    await writeUnpublished(this.#storage, this.#journal, name, version, record);
+  /**
+   * Creates the tombstone of a version (every replica drops it at its next poll) and drops it here.
+   * Answers false when another request or replica unpublished it first: the version is gone all the same.
+   */
+  async unpublish(name: string, version: string, record: UnpublishRecord): Promise<boolean> {
+    const created = await writeUnpublished(this.#storage, this.#journal, name, version, record);
     await this.#reloadLifecycle(name, version);
+    return created;
   }
 
   /** Deprecates a version (undefined: no longer), for every replica at its next poll, and here now. */

@@ -24,6 +24,12 @@ export class ComponentVersion {
   readonly descriptor: DescriptorSummary;
   /** Identifies this version's code in the sandbox hosts. */
   readonly sandboxKey: string;
+  /**
+   * What its cookies are named under in the visitor's jar (`oc.<scope>.<cookie>`): the name, then
+   * `~<generation>` of the name's claim once it has had another owner, so that a name's next owner
+   * never reads what its former owner's code left there (decisions §15).
+   */
+  readonly cookieScope: string;
   readonly #storage: StorageAdapter;
   #validator: ParameterValidator | undefined;
   #code: Promise<StoredCode> | undefined;
@@ -34,6 +40,8 @@ export class ComponentVersion {
     this.version = descriptor.version;
     this.descriptor = descriptor;
     this.sandboxKey = `${descriptor.name}@${descriptor.version}#${descriptor.oc.files.dataProvider?.hashKey ?? 'static'}`;
+    const generation = descriptor.oc.publisher?.generation ?? 1;
+    this.cookieScope = generation > 1 ? `${descriptor.name}~${generation}` : descriptor.name;
     this.#storage = storage;
   }
 

@@ -4,7 +4,7 @@ import type { ChangeJournal } from './change-journal';
 /**
  * A version's lifecycle in storage, beside the journal (decisions §14): two folders of small
  * records, one per version, `unpublished/<name>@<version>` and `deprecations/<name>@<version>`.
- * An unpublish record is written once and never removed (the tombstone: the version's files stay
+ * An unpublish record is created once and never removed (the tombstone: the version's files stay
  * in storage, so storage's own write-once check keeps refusing its number); a deprecation record is
  * replaced or deleted. Each change is then announced in the change journal (an entry of kind
  * `lifecycle`), so every replica reads that version's records again at its next poll.
@@ -50,10 +50,15 @@ export async function readLifecycle(storage: StorageAdapter, id: string): Promis
   return { unpublished: unpublished !== undefined, deprecation: parseDeprecation(deprecation) };
 }
 
-/** Writes the tombstone of `name@version`, then its journal entry. */
-export async function writeUnpublished(storage: StorageAdapter, journal: ChangeJournal, name: string, version: string, record: UnpublishRecord): Promise<void> {
-  await storage.putRecord(`${UNPUBLISHED}${name}@${version}`, Buffer.from(JSON.stringify(record)));
+/**
+ * Creates the tombstone of `name@version`, once, then its journal entry: answers whether this call
+ * created it. Of requests and replicas racing to unpublish one version, exactly one is answered
+ * true, and only that one gives back the version's quota unit and writes the audit entry.
+ */
+export async function writeUnpublished(storage: StorageAdapter, journal: ChangeJournal, name: string, version: string, record: UnpublishRecord): Promise<boolean> {
+  if (!(await storage.createRecord(`${UNPUBLISHED}${name}@${version}`, Buffer.from(JSON.stringify(record))))) return false;
   await announce(journal, name, version);
+  return true;
 }
 
 /** Writes (or, with undefined, deletes) the deprecation of `name@version`, then its journal entry. */

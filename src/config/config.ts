@@ -98,6 +98,10 @@ export interface RegistryConfig {
     drainDelayMs: number;
     /** On SIGTERM, how long draining may take in all before the process exits anyway. */
     drainTimeoutMs: number;
+    /** A request whose headers are not all in within this long is answered 408 and its connection closed. */
+    requestHeadersTimeoutMs: number;
+    /** A request body from which nothing arrives for this long is answered 408 and its connection closed (a steady upload, however slow, is not). */
+    requestBodyIdleMs: number;
   };
 }
 
@@ -146,6 +150,8 @@ export function defaultConfig(): RegistryConfig {
       storageTimeoutMs: 5000,
       drainDelayMs: 2000,
       drainTimeoutMs: 8000,
+      requestHeadersTimeoutMs: 10_000,
+      requestBodyIdleMs: 10_000,
     },
   };
 }

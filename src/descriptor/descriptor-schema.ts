@@ -133,7 +133,7 @@ export const descriptorSchema: SchemaObject = {
           type: 'object',
           required: ['tenant', 'date'],
           additionalProperties: false,
-          properties: { tenant: str, date: { type: 'number' } },
+          properties: { tenant: str, date: { type: 'number' }, generation: { type: 'integer', minimum: 1 } },
         },
       },
     },

@@ -55,7 +55,7 @@ export interface PackagedDescriptor extends Omit<SourceDescriptor, 'oc'> {
     date: number;
     /** Names of the actions the modern entry registers. */
     actions?: string[];
-    /** Who published this version and when; written by the publish route. */
-    publisher?: { tenant: string; date: number };
+    /** Who published this version, when, and under which generation of the name's claim (1 when absent); written at publish. */
+    publisher?: { tenant: string; date: number; generation?: number };
   };
 }

@@ -21,6 +21,7 @@ export const ERRORS = {
   NESTING_TOO_DEEP: { status: 508, message: 'Nested rendering is deeper than the registry allows.' },
   OVERLOADED: { status: 503, message: 'The registry is at capacity; retry later.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is over its size limit.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request stopped arriving: nothing came for longer than the registry waits.' },
   UNAUTHORIZED: { status: 401, message: 'A valid publish token is required.' },
   FORBIDDEN: { status: 403, message: 'The token may not publish this component.' },
   GONE: { status: 410, message: 'This component version was unpublished.' },

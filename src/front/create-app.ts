@@ -22,6 +22,7 @@ import { registerOpenApiDocument } from './routes/openapi';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
+import { answerStalledBodies } from './stalled-bodies';
 import { registerUnpublish } from './routes/unpublish';
 
 /** Seconds a client is told to wait (`Retry-After`) when the registry answers 503. */
@@ -48,9 +49,13 @@ export async function createApp(services: RegistryServices, options: { logger?: 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     frameworkErrors: frameworkErrorAnswer(services.config),
     clientErrorHandler: answerClientError,
+    // Headers that stop arriving are answered 408 by Node itself; it looks at its connections once
+    // a second rather than every 30 s, so the bound holds to about a second.
+    http: { headersTimeout: services.config.limits.requestHeadersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
 
   recordHttpMetrics(app, services.metrics);
+  answerStalledBodies(app, services.config.limits.requestBodyIdleMs, services.config.development);
   registerCors(app, services.config);
   // OVERLOADED (503) tells the client when to come back (decisions §2).
   // A callback hook, not an async one: it runs on every response and needs no promise.

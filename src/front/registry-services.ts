@@ -30,4 +30,9 @@ export interface RegistryServices {
   publish(job: PublishJob, body: MessagePort): Promise<void>;
   /** A version was published through this front: the registry's other front threads index it too. */
   published(name: string, version: string): Promise<void>;
+  /**
+   * A tenant, token or revocation was written through this front: every front thread of the registry
+   * reads them again before the change is answered (other replicas at their next poll).
+   */
+  tenantsChanged(): Promise<void>;
 }

@@ -24,6 +24,10 @@ const main: PortCalls = new PortCalls(parentPort as MessageEnd, {
     await built;
     await registry!.catalog.add(name, version);
   },
+  tenants: async () => {
+    await built;
+    await registry!.tenants.refresh();
+  },
   metrics: async () => {
     await built;
     return registry!.metrics.registry.getMetricsAsJSON();
@@ -55,6 +59,7 @@ const built = createRegistry(config, {
     hosts: data.hosts,
     recycle: (pid, reason) => main.tell('recycle', { pid, reason }),
     published: (name, version) => main.call('published', { name, version }),
+    tenantsChanged: () => main.call('tenants'),
     // The upload's channel is handed to the main thread's publish pool, which hands it to a publish thread.
     publish: (job, body) => main.call('publish', { job, body }, [body]),
     otherMetrics: () => main.call<MetricsJson[]>('metrics'),

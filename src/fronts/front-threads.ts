@@ -6,6 +6,7 @@ import type { MetricsJson, RegistryMetrics } from '../metrics/registry-metrics';
 import type { PublishOutcome } from '../publish/publish-outcome';
 import type { PublishJob } from '../publish/publish-package';
 import type { RecycleReason, SandboxPool, SharedHost } from '../sandbox/sandbox-pool';
+import type { TenantDirectory } from '../tenants/tenant-directory';
 import { PortCalls } from './port-calls';
 import type { FrontThreadData } from './front-thread-data';
 
@@ -17,6 +18,7 @@ const RESTART_PAUSE_MS = 1000;
 export interface MainFront {
   config: RegistryConfig;
   catalog: Catalog;
+  tenants: TenantDirectory;
   metrics: RegistryMetrics;
   pool: SandboxPool;
   /** Runs a publish in the process's one publish pool. */
@@ -86,6 +88,10 @@ export class FrontThreads {
           await this.#others(thread, (other) => other.calls.call('add', { name, version }));
         },
         metrics: async () => [await this.#main.metrics.registry.getMetricsAsJSON(), ...(await this.#others(thread, (other) => other.calls.call<MetricsJson>('metrics')))],
+        tenants: async () => {
+          await this.#main.tenants.refresh();
+          await this.#others(thread, (other) => other.calls.call('tenants'));
+        },
       }),
     };
     this.#threads.push(thread);
@@ -116,6 +122,11 @@ export class FrontThreads {
   /** A version published through the main thread's front: every thread indexes it. */
   async published(name: string, version: string): Promise<void> {
     await this.#others(undefined, (thread) => thread.calls.call('add', { name, version }));
+  }
+
+  /** Tenants or tokens were written through the main thread's front: every thread reads them again. */
+  async tenantsChanged(): Promise<void> {
+    await this.#others(undefined, (thread) => thread.calls.call('tenants'));
   }
 
   /** The metrics of every front thread. */

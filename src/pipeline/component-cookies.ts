@@ -2,7 +2,8 @@ import type { RequestHeaders } from './render';
 
 /**
  * Cookies of many tenants on one origin (decisions §11). The registry sends a cookie that component
- * `C` sets as `name` under the name `oc.C.name`; the browser (or a server-side client forwarding the
+ * `C` sets as `name` under the name `oc.C.name`, `C` being its cookie scope (its name, then
+ * `~<generation>` once the name has moved: src/catalog/component-version.ts); the browser (or a server-side client forwarding the
  * browser's `Cookie`) sends it back under that name. Before a component's server logic sees the
  * request's `Cookie`, its own cookies get their names back (`oc.C.name=v` → `name=v`), every other
  * component's are removed, and the site's own cookies pass through as sent. Component names are

@@ -5,7 +5,8 @@ import type { RenderMode, RequestHeaders } from './render';
 
 /** What one execution is told of its request (workers/isolate-prelude.ts reads it). */
 export interface ExecutionRequest {
-  component: string;
+  /** The component's cookie scope (src/catalog/component-version.ts): which of the visitor's cookies are its own. */
+  cookieScope: string;
   action?: string;
   mode: RenderMode;
   params: Record<string, unknown>;
@@ -24,7 +25,7 @@ export interface ExecutionRequest {
  * constants (name, env, template types, plugins) are installed once in its context with its code.
  */
 export function executionInput(request: ExecutionRequest): string {
-  const { component, headers } = request;
+  const { cookieScope, headers } = request;
   return JSON.stringify({
     op: request.action === undefined ? 'render' : 'action',
     action: request.action,
@@ -32,11 +33,11 @@ export function executionInput(request: ExecutionRequest): string {
     params: request.params,
     acceptLanguage: parseAcceptLanguage(stringHeader(request.given['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
     baseUrl: request.baseUrl,
-    requestHeaders: headersForComponent(component, headers),
+    requestHeaders: headersForComponent(cookieScope, headers),
     staticPath: request.staticPath,
     // The component's cookies the visitor holds, `[name, bytes]`, and the bytes and names its tenant's
     // other components' cookies hold: setCookie bounds the jar by them.
-    heldCookies: cookiesHeldBy(component, headers),
+    heldCookies: cookiesHeldBy(cookieScope, headers),
     tenantCookieBytes: request.tenantCookies.bytes,
     tenantCookieNames: request.tenantCookies.names,
   });

@@ -51,7 +51,7 @@ export function localCall(plans: ReadonlyArray<NestedPlan | undefined>, used: re
   // child holds no cookie of its own here, nor do its tenant's other components.
   const headers = headersFromParent(stringHeaders(call.headers));
   const input = executionInput({
-    component: plan.name,
+    cookieScope: plan.name,
     mode: 'rendered',
     params,
     given,

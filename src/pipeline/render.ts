@@ -180,7 +180,7 @@ export class RenderPipeline {
     body.type = 'oc-component';
     body.renderMode = mode;
     body.baseUrl = request.baseUrl;
-    const cookies = answer.cookies.length === 0 ? answer.cookies : answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.name, cookie.name) }));
+    const cookies = answer.cookies.length === 0 ? answer.cookies : answer.cookies.map((cookie) => ({ ...cookie, name: scopedCookieName(component.cookieScope, cookie.name) }));
     // Rendered through the front: the caller's next executions may have it leased, to run beside them.
     if (request.caller !== undefined) this.#nested.learn(request.caller.key, request.name, request.version);
     return { body, headers: answer.headers, cookies };
@@ -199,7 +199,7 @@ export class RenderPipeline {
   #execute(component: ComponentVersion, tenant: string, request: RenderRequest, params: Record<string, unknown>, staticPath: string, budget: RequestBudget): Promise<SandboxAnswer> {
     const headers = request.headers;
     const input = executionInput({
-      component: component.name,
+      cookieScope: component.cookieScope,
       action: request.action,
       mode: request.mode,
       params,
@@ -207,7 +207,7 @@ export class RenderPipeline {
       headers,
       baseUrl: request.baseUrl,
       staticPath,
-      tenantCookies: cookiesOfOthers(component.name, headers, (other) => this.#cookieOwner(other) === tenant),
+      tenantCookies: cookiesOfOthers(component.cookieScope, headers, (other) => this.#cookieOwner(other) === tenant),
     });
     const children = this.#nested.childrenOf(component.sandboxKey, request.depth);
     const job: ExecutionJob = {
@@ -245,13 +245,25 @@ export class RenderPipeline {
   }
 
   /**
-   * The tenant the cookies of `component` count for: its latest version's, or, once it left the
-   * catalog (unpublished), the tenant of its last version: the cookies outlive it in the jar.
+   * The tenant the cookies under `scope` (a cookie scope: a component's name, `~<generation>` after a
+   * move) count for: the tenant of its versions published under that scope (its latest version's,
+   * usually), or, once the component left the catalog (unpublished), the tenant of its last version:
+   * the cookies outlive it in the jar.
    */
-  #cookieOwner(component: string): string | undefined {
-    const published = this.#catalog.latest(component);
-    if (published) return tenantOf(published, this.#config.tenants.default);
-    const former = this.#catalog.formerPublisher(component);
+  #cookieOwner(scope: string): string | undefined {
+    const tilde = scope.indexOf('~');
+    const name = tilde === -1 ? scope : scope.slice(0, tilde);
+    const published = this.#catalog.latest(name);
+    if (published) {
+      if (published.cookieScope === scope) return tenantOf(published, this.#config.tenants.default);
+      // A former owner's cookies (the name moved since): the tenant of the versions it published under them.
+      for (const version of this.#catalog.versions(name)) {
+        const earlier = this.#catalog.resolve(name, version);
+        if (earlier.cookieScope === scope) return tenantOf(earlier, this.#config.tenants.default);
+      }
+      return tenantOf(published, this.#config.tenants.default);
+    }
+    const former = this.#catalog.formerPublisher(name);
     return former === undefined ? undefined : (former ?? this.#config.tenants.default);
   }
 
@@ -265,6 +277,7 @@ export class RenderPipeline {
       server: stored.server,
       constants: {
         name: component.name,
+        cookieScope: component.cookieScope,
         version: component.version,
         env: { ...component.env, ...this.#config.env },
         templates: TEMPLATES,

@@ -10,6 +10,8 @@ import { checkPackage } from './check-package';
 import { unpackPackage } from './unpack-package';
 import { ChangeJournal } from '../catalog/change-journal';
 import { writeJournaled } from '../catalog/journaled-write';
+import { assertMayClaim, claimName, currentOwner } from '../names/name-owner';
+import { removeNameRecord } from '../names/name-records';
 
 /** One upload to publish, as the front hands it over once the token and scope were checked. */
 export interface PublishJob {
@@ -33,6 +35,8 @@ export interface PublishRules {
   /** `limits.publishBytes`: the unpacked package is held to it (the front holds the packed one). */
   maxBytes: number;
   dependencyPolicy: DependencyPolicy;
+  /** `tenants.default`: the owner of a name stored before claims whose first version recorded no publisher. */
+  defaultTenant: string;
 }
 
 /**
@@ -40,10 +44,12 @@ export interface PublishRules {
  * anything is written, and storage writes a version whole, so a refused or interrupted publish
  * leaves nothing behind. Runs in a publish thread (publish-worker.ts), never on a front's event loop.
  *
- * A stored tenant's quotas are taken in the shared store before the version is written, and given
- * back when it is not. A revoke racing the publish is decided by storage, the same on every replica:
- * the token's revocation is read right before the version is written; a revocation stored before that
- * read refuses the publish (UNAUTHORIZED), one stored after it comes after the publish.
+ * Storage decides, after the upload is complete and right before the version is written, every
+ * question another request or replica could race (decisions §15): who owns the name (a claim
+ * created once, src/names), the tenant's quotas (units created once; looked at before any is taken,
+ * so a publish one refuses holds none another needs), and whether the token was revoked (a
+ * revocation stored before that read refuses the publish, one stored after it comes after the
+ * publish). A publish that stores nothing gives back its units and a claim it made.
  */
 export async function publishPackage(
   storage: StorageAdapter,
@@ -56,19 +62,28 @@ export async function publishPackage(
   const files = await unpackPackage(hashing(packed, hash), rules.maxBytes);
   const sha256 = hash.digest('hex');
   const descriptor = checkPackage(files, job.name, job.version, rules.dependencyPolicy);
+  // Read before anything is taken: a dry run answers what the publish would, and a refusal takes nothing.
+  assertMayClaim(await currentOwner(storage, job.name, rules.defaultTenant), job.tenant, job.name);
   if (job.dryRun) return;
-  descriptor.oc.publisher = { tenant: job.tenant, date: Date.now() };
-  files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
-  const bytes = [...files.values()].reduce((sum, content) => sum + content.length, 0);
-  const reservation = job.quotas ? await reserveQuotas(storage, job.quotas, { tenant: job.tenant, name: job.name, version: job.version, bytes }) : undefined;
+  const { record: claim, created } = await claimName(storage, job.name, { tenant: job.tenant, by: job.tokenId, version: job.version }, rules.defaultTenant);
   try {
-    if (job.storedToken && (await readRevocation(storage, job.tokenId))) {
-      throw revokedTokenError();
+    // The claim's generation scopes the version's cookies: a name's next owner never reads its former owner's.
+    descriptor.oc.publisher = { tenant: job.tenant, date: Date.now(), generation: claim.generation };
+    files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
+    const bytes = [...files.values()].reduce((sum, content) => sum + content.length, 0);
+    const reservation = job.quotas ? await reserveQuotas(storage, job.quotas, { tenant: job.tenant, name: job.name, version: job.version, bytes }) : undefined;
+    try {
+      if (job.storedToken && (await readRevocation(storage, job.tokenId))) {
+        throw revokedTokenError();
+      }
+      // Written with its journal entry, as every version is: other replicas' polls read the journal.
+      await writeJournaled(storage, new ChangeJournal(storage), job.name, job.version, files, notice);
+    } catch (error) {
+      await reservation?.giveBack().catch((failure: Error) => notice(`the quotas taken by ${job.name}@${job.version} could not be given back: ${failure.message}`));
+      throw error;
     }
-    // Written with its journal entry, as every version is: other replicas' polls read the journal.
-    await writeJournaled(storage, new ChangeJournal(storage), job.name, job.version, files, notice);
   } catch (error) {
-    await reservation?.giveBack().catch((failure: Error) => notice(`the quotas taken by ${job.name}@${job.version} could not be given back: ${failure.message}`));
+    if (created) await removeNameRecord(storage, claim).catch((failure: Error) => notice(`the claim of ${job.name} by ${job.name}@${job.version} could not be taken back: ${failure.message}`));
     throw error;
   }
   await new AuditLog(storage)

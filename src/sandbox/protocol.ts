@@ -28,6 +28,8 @@ export interface SandboxLimits {
 /** What every execution of one version reads and no request changes: installed once in its context. */
 export interface VersionConstants {
   name: string;
+  /** What its cookies are named under (src/catalog/component-version.ts): their bytes in the jar count it. */
+  cookieScope: string;
   version: string;
   /** `ctx.env`: the version's env file under the registry's environment. */
   env: Record<string, string>;

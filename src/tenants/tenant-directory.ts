@@ -28,15 +28,28 @@ export class TenantDirectory {
   readonly #revoked = new Map<string, TokenRevocation>();
   readonly #read = new Set<string>();
   #refreshing: Promise<void> | undefined;
+  /** A refresh asked for while one was under way: it lists again once that one ends. */
+  #next: Promise<void> | undefined;
 
   constructor(storage: StorageAdapter) {
     this.#storage = storage;
   }
 
-  /** Reads what changed in storage; concurrent calls share one read. */
+  /**
+   * Reads what changed in storage. A call finds every record written before it: while a read is under
+   * way (it may have listed before that record), the call waits for the next read, which every call
+   * made meanwhile shares.
+   */
   refresh(): Promise<void> {
-    this.#refreshing ??= this.#refresh().finally(() => (this.#refreshing = undefined));
-    return this.#refreshing;
+    if (!this.#refreshing) {
+      this.#refreshing = this.#refresh().finally(() => (this.#refreshing = undefined));
+      return this.#refreshing;
+    }
+    this.#next ??= this.#refreshing.catch(() => {}).then(() => {
+      this.#next = undefined;
+      return this.refresh();
+    });
+    return this.#next;
   }
 
   tenant(name: string): Tenant | undefined {

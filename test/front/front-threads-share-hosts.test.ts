@@ -99,6 +99,7 @@ t.test('a front thread starts whatever the order in which hosts were announced',
     {
       config,
       catalog: registry.catalog,
+      tenants: registry.tenants,
       metrics: registry.metrics,
       pool: registry.pool,
       publish: async () => ({ ok: false, fault: 'no publish in this test' }),

@@ -55,7 +55,7 @@ t.test("a large package is unpacked, checked and stored by a publish thread, nev
     registry.storage,
     { name: 'publish-greeting-large', version: '2.0.1', tenant: 'greeters', tokenId: 'config:greeters', storedToken: false, dryRun: true },
     Readable.from([another]),
-    { maxBytes: 20 * 1024 * 1024, dependencyPolicy: { deny: [], allow: [] } },
+    { maxBytes: 20 * 1024 * 1024, dependencyPolicy: { deny: [], allow: [] }, defaultTenant: 'default' },
   );
   t.same(calledHere, ['unpackPackage', 'checkPackage'], 'run on this thread, the same code is seen');
 });

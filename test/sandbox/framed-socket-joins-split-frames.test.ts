@@ -68,7 +68,7 @@ t.test('a frame whose body holds no batch cuts the connection, and throws nowher
 t.test('large batches and batches holding objects arrive as they were sent too', async (t) => {
   const { client, batches } = await connected(t);
   const answer = `é "Ada" 👩🏽‍💻 \ud800 ${'x'.repeat(100_000)}`;
-  const code = { template: 'var oc;', templateKey: 'k', constants: { name: 'n', version: '1.0.0', env: {}, templates: [], plugins: [], relayConsole: false } };
+  const code = { template: 'var oc;', templateKey: 'k', constants: { name: 'n', cookieScope: 'n', version: '1.0.0', env: {}, templates: [], plugins: [], relayConsole: false } };
   await written(client, Buffer.concat([frame([{ t: 'result', id: 1, answer }]), frame([{ t: 'execute', id: 2, key: 'k', component: 'c', code, input: '{}', timeoutMs: 5 }])]));
   await until(() => batches.length === 2);
   t.equal((batches[0]![0] as { answer: string }).answer, answer);

@@ -58,6 +58,22 @@ t.test('setHeader refuses the headers a browser applies to the whole origin: one
   t.equal(allowed.headers.get('x-tenant-note'), '1');
 });
 
+// The registry marks a deprecated version itself (decisions §14): a live version marking itself
+// would tell clients that read RFC 9745 that it is going away.
+t.test('setHeader refuses Deprecation: only the registry says a version is deprecated', async (t) => {
+  const { url } = await sharedRegistry();
+  for (const name of ['Deprecation', 'deprecation']) {
+    const { status, headers, body } = await request(`${url}rendering-headers?case=named&header=${name}`);
+    t.equal(status, 500, name);
+    t.strictSame(
+      body,
+      { code: 'GENERIC_ERROR', error: `Component "rendering-headers" failed: Header "${name}" cannot be set by a component.`, name: 'rendering-headers', requestVersion: '' },
+      name,
+    );
+    t.equal(headers.get('deprecation'), null, `${name}: not in the response`);
+  }
+});
+
 t.test("a component's Vary adds to the registry's Vary: Origin, never replaces it", async (t) => {
   const page = 'http://127.0.0.1:8080';
   const { url } = await startRegistry(t, [fixture('rendering-headers')], (config) => {

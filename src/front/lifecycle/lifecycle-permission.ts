@@ -1,10 +1,9 @@
 import semver from 'semver';
 import type { ComponentVersion } from '../../catalog/component-version';
-import { tenantOf } from '../../catalog/tenant-of';
 import { isAdminToken } from '../../config/admin-token';
-import type { RegistryConfig } from '../../config/config';
 import { matchesNamePattern } from '../../config/name-pattern';
 import { TesseraError } from '../../errors/errors';
+import { currentOwner } from '../../names/name-owner';
 import { publisherOf } from '../../publish/tenant-tokens';
 import { revokedTokenError } from '../../publish/upload-errors';
 import { readRevocation } from '../../tenants/token-store';
@@ -57,22 +56,25 @@ export async function exactVersion(services: RegistryServices, name: string, ver
 }
 
 /**
- * Whether `who` may change the version's lifecycle (decisions §14): the administrator always; a
- * tenant only for its own versions (it published them, and its token's patterns cover the name),
- * and, to unpublish, within `unpublishWindowHours` of the publish. FORBIDDEN otherwise, saying why.
+ * Whether `who` may change the version's lifecycle (decisions §14, §15): the administrator always; a
+ * tenant only for versions of a name it owns now (storage's record of the name, read right before
+ * the change is written, not this replica's memory) and its token's patterns cover, and, to
+ * unpublish, within `unpublishWindowHours` of the publish. FORBIDDEN otherwise, saying why.
  */
-export function authorize(
+export async function authorize(
   who: ReturnType<typeof authenticate>,
   component: ComponentVersion,
   action: 'unpublish' | 'deprecate',
-  config: RegistryConfig,
+  services: Pick<RegistryServices, 'config' | 'storage'>,
   now: number,
-): LifecycleActor {
+): Promise<LifecycleActor> {
   if (who.admin) return { tenant: null, tokenId: 'admin' };
+  const { config } = services;
   const id = `${component.name}@${component.version}`;
-  const owner = tenantOf(component, config.tenants.default);
+  // The version is stored, so its name has an owner record (claimed for its first version if it had none); null: released.
+  const owner = (await currentOwner(services.storage, component.name, config.tenants.default))?.tenant ?? null;
   if (owner !== who.tenant || !matchesNamePattern(who.components, component.name)) {
-    throw new TesseraError('FORBIDDEN', `Tenant "${who.tenant}" may not ${action} ${id}: it belongs to tenant "${owner}".`);
+    throw new TesseraError('FORBIDDEN', `Tenant "${who.tenant}" may not ${action} ${id}: it belongs to tenant "${owner ?? 'none (the name was released)'}".`);
   }
   if (action === 'unpublish') {
     const published = component.descriptor.oc.publisher?.date ?? component.descriptor.oc.date;

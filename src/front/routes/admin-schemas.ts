@@ -1,7 +1,10 @@
 /** JSON schemas of the `/~admin/` bodies and answers (fastify validates the ones and serializes the others). */
+import { PATTERNS } from '../../descriptor/descriptor-schema';
 
 const NAME = { type: 'string', pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 64 } as const;
 const COUNT = { type: 'integer', minimum: 0 } as const;
+/** The largest weight a tenant may have in the sandbox's fair share (the smallest is just above 0). */
+export const MAX_WEIGHT = 1000;
 
 export const quotasSchema = {
   type: 'object',
@@ -12,7 +15,8 @@ export const quotasSchema = {
 const tenantSettings = {
   components: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z0-9*-]+$', minLength: 1 } },
   quotas: quotasSchema,
-  weight: { type: 'number', exclusiveMinimum: 0 },
+  // Bounded so that the fair share's sum of weights stays a number (two weights of 1e308 made it Infinity).
+  weight: { type: 'number', exclusiveMinimum: 0, maximum: MAX_WEIGHT },
 } as const;
 
 export const createTenantBody = {
@@ -62,6 +66,42 @@ export const createdTokenAnswer = {
 } as const;
 
 export const nameParams = { type: 'object', required: ['name'], properties: { name: NAME } } as const;
+export const componentNameParams = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', pattern: PATTERNS.name.source, maxLength: 214 } },
+} as const;
+export const transferNameBody = { type: 'object', required: ['tenant'], additionalProperties: false, properties: { tenant: NAME } } as const;
+
+const nameRecord = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    generation: { type: 'integer' },
+    tenant: { type: ['string', 'null'] },
+    action: { type: 'string', enum: ['claim', 'transfer', 'release'] },
+    date: { type: 'string' },
+    by: { type: 'string' },
+    version: { type: 'string' },
+  },
+} as const;
+
+/** A name's owner (null: released), the generation of its newest record, its history and the versions served. */
+export const nameAnswer = {
+  type: 'object',
+  required: ['name', 'owner', 'generation', 'history', 'versions'],
+  properties: {
+    name: { type: 'string' },
+    owner: { type: ['string', 'null'] },
+    generation: { type: 'integer' },
+    history: { type: 'array', items: nameRecord },
+    versions: {
+      type: 'array',
+      items: { type: 'object', properties: { version: { type: 'string' }, tenant: { type: 'string' }, generation: { type: 'integer' } } },
+    },
+  },
+} as const;
+
 export const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-z0-9]+$', maxLength: 64 } } } as const;
 
 export const auditQuery = {

@@ -26,7 +26,7 @@ export function registerAdminTenants(app: FastifyInstance, services: RegistrySer
       const { name, quotas = {}, ...settings } = request.body;
       const tenant = await createTenant(storage, name, { ...settings, quotas }, ADMIN);
       await audit.append({ action: 'tenant-create', tenant: name, tokenId: ADMIN, client: request.ip, details: settingsOf(tenant) });
-      await directory.refresh();
+      await services.tenantsChanged();
       return reply.code(201).send(tenant);
     },
   );
@@ -46,7 +46,7 @@ export function registerAdminTenants(app: FastifyInstance, services: RegistrySer
     async (request: FastifyRequest<{ Params: { name: string }; Body: Partial<TenantSettings> }>) => {
       const tenant = await updateTenant(storage, directory, request.params.name, request.body, ADMIN);
       await audit.append({ action: 'tenant-update', tenant: tenant.name, tokenId: ADMIN, client: request.ip, details: settingsOf(tenant) });
-      await directory.refresh();
+      await services.tenantsChanged();
       return tenant;
     },
   );

@@ -21,7 +21,8 @@ export function registerAdminTokens(app: FastifyInstance, services: RegistryServ
       if (!directory.tenant(name)) throw new TesseraError('NOT_FOUND', `No tenant is named "${name}"; create it first with POST /~admin/tenants.`);
       const created = await createToken(storage, name, ADMIN);
       await audit.append({ action: 'token-create', tenant: name, tokenId: ADMIN, client: request.ip, details: { token: created.id } });
-      await directory.refresh();
+      // In force on every front thread of this replica before its secret is answered.
+      await services.tenantsChanged();
       return reply.code(201).header('cache-control', 'no-store').send(tokenView(created, created.token));
     },
   );
@@ -43,7 +44,7 @@ export function registerAdminTokens(app: FastifyInstance, services: RegistryServ
   app.delete('/~admin/tokens/:id', { schema: { params: idParams, response: { 200: tokenAnswer } } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
     const { id } = request.params;
     const { revocation, created } = await revokeToken(storage, id, ADMIN);
-    await directory.refresh();
+    await services.tenantsChanged();
     const token = directory.token(id)!;
     // Revoking twice answers the first revocation and changes nothing: one entry.
     if (created) await audit.append({ action: 'token-revoke', tenant: token.tenant, tokenId: ADMIN, client: request.ip, details: { token: id } });

@@ -25,7 +25,7 @@ export function registerDeprecate(app: FastifyInstance, services: RegistryServic
       await assertNotRevoked(services, who);
       const message = undo ? undefined : messageOf(request.body);
       const component = await exactVersion(services, name, version);
-      const actor = authorize(who, component, 'deprecate', services.config, Date.now());
+      const actor = await authorize(who, component, 'deprecate', services, Date.now());
       const deprecation = message === undefined ? undefined : { message, date: new Date().toISOString() };
       await services.catalog.deprecate(name, version, deprecation);
       await recordChange(services, request, { action: 'deprecate', name, version, actor, details: deprecation ? { message } : { deprecated: false } });

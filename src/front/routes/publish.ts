@@ -3,8 +3,8 @@ import { Readable } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { tenantOf } from '../../catalog/tenant-of';
 import { TesseraError } from '../../errors/errors';
+import { assertMayClaim, currentOwner } from '../../names/name-owner';
 import { assertNotPublished } from '../../publish/already-published';
 import { sendPackage } from '../../publish/package-channel';
 import type { PublishJob } from '../../publish/publish-package';
@@ -57,7 +57,8 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         if (!mayPublish(token, name)) {
           throw new TesseraError('FORBIDDEN', `Tenant "${token.tenant}" may not publish "${name}"; its token covers: ${token.components.join(', ')}.`);
         }
-        assertOwnComponent(services, token.tenant, name);
+        // Refused early when another tenant owns the name; the publish thread decides again, in storage, once the body is complete.
+        assertMayClaim(await currentOwner(services.storage, name, services.config.tenants.default), token.tenant, name);
         await assertNotPublished(services, name, version);
         publishers.set(request, token);
       },
@@ -93,19 +94,6 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
 
 /** Uploads one tenant may have arriving at once, each held to the publish limit on disk. */
 const UPLOADS_PER_TENANT = 4;
-
-/**
- * A component belongs to the tenant that published its latest version (the configured default
- * tenant when it recorded none, as at run time): another tenant whose token's patterns also cover the
- * name (`shop-*` covers `shop-labs-widget`) may not put its code behind it.
- */
-function assertOwnComponent(services: RegistryServices, tenant: string, name: string): void {
-  const latest = services.catalog.latest(name);
-  const owner = latest && tenantOf(latest, services.config.tenants.default);
-  if (owner !== undefined && owner !== tenant) {
-    throw new TesseraError('FORBIDDEN', `Tenant "${tenant}" may not publish "${name}": its versions belong to tenant "${owner}".`);
-  }
-}
 
 /**
  * Streams the upload to a publish thread and answers once that thread ended: stored, or refused

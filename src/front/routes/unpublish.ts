@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TesseraError } from '../../errors/errors';
 import { errorReply } from '../error-body';
 import { assertNotRevoked, authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
 import { recordChange } from '../lifecycle/record-change';
@@ -23,8 +24,11 @@ export function registerUnpublish(app: FastifyInstance, services: RegistryServic
       await assertNotRevoked(services, who);
       const component = await exactVersion(services, name, version);
       const now = Date.now();
-      const actor = authorize(who, component, 'unpublish', services.config, now);
-      await services.catalog.unpublish(name, version, { date: new Date(now).toISOString(), tenant: actor.tenant });
+      const actor = await authorize(who, component, 'unpublish', services, now);
+      // Decided once in storage: of requests racing to unpublish it, the others find it gone.
+      if (!(await services.catalog.unpublish(name, version, { date: new Date(now).toISOString(), tenant: actor.tenant }))) {
+        throw new TesseraError('GONE', `${name}@${version} was unpublished meanwhile by another request.`);
+      }
       await releaseVersionQuota(services.storage, services.tenants, tenantOf(component, services.config.tenants.default), name);
       await recordChange(services, request, { action: 'unpublish', name, version, actor });
       return reply.code(200).send({ ok: true, name, version, state: 'unpublished' });
