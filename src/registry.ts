@@ -24,6 +24,7 @@ import { removeSpoolsOfEndedProcesses } from './publish/spool-upload';
 import { createSocketFolder } from './sandbox/socket-folder';
 import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
 import { createStorage } from './storage/create-storage';
+import { claimStoredNames } from './names/claim-stored-names';
 import { AuditLog } from './audit/audit-log';
 import { observeTenants } from './tenants/tenant-metrics';
 import { TenantDirectory } from './tenants/tenant-directory';
@@ -187,6 +188,14 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     throw error;
   }
+  // Names stored before claims existed, claimed for their first version's tenant: in the background,
+  // since a publish claims its own name (or finds its owner) the same way when it comes first.
+  const claiming = frontThread
+    ? undefined
+    : claimStoredNames(storage, config.tenants.default).then(
+        (count) => void (count > 0 && app.log.info(`claimed ${count} component name(s) stored before names had owners`)),
+        (error: Error) => app.log.warn(`stored names could not all be claimed now (each is claimed at its next publish or lifecycle change): ${error.message}`),
+      );
   const stopPolling =
     config.pollIntervalSeconds > 0
       ? pollStorage({ refresh: async () => void (await Promise.all([catalog.refresh(), tenants.refresh()])) }, config.pollIntervalSeconds * 1000, (error) => app.log.error(error))
@@ -205,7 +214,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       // The other front threads close beside this one, before the pool ends the hosts they use.
       await Promise.all([threads?.close(), app.close()]);
       clearTimeout(cutOff);
-      await Promise.all([pool.close(), publishPool?.close()]);
+      await Promise.all([pool.close(), publishPool?.close(), claiming]);
       await storage.close?.();
       if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     })());
