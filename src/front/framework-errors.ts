@@ -19,7 +19,7 @@ export function frameworkErrorAnswer(config: RegistryConfig) {
   };
 }
 
-/** A request Node's parser refused (headers over the size limit, not HTTP): one answer, then the connection closes. */
+/** A request Node's parser refused (headers over the size limit, not HTTP, not all in within `headersTimeout`): one answer, then the connection closes. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -27,15 +27,17 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     error.code === 'HPE_HEADER_OVERFLOW'
       ? new TesseraError('PAYLOAD_TOO_LARGE', 'The request URL and headers are over the size limit.')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new TesseraError('NOT_VALID_REQUEST', 'The request did not arrive within the time limit.')
+        ? new TesseraError('REQUEST_TIMEOUT', 'The request headers did not all arrive within the time limit (limits.requestHeadersTimeoutMs).')
         : new TesseraError('NOT_VALID_REQUEST', 'The request is not valid HTTP.');
   const { status, body } = errorReply(coded, '', '');
   const text = JSON.stringify(body);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${status === 413 ? 'Payload Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    socket.write(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
   }
   socket.destroy();
 }
+
+const REASONS: Record<number, string> = { 408: 'Request Timeout', 413: 'Payload Too Large' };
 
 const PLACES: Record<string, string> = { querystring: 'Query parameter', params: 'Path parameter', headers: 'Header' };
 const SENTENCES: Record<string, string> = { missing: 'is missing', 'given more than once': 'must be given once' };

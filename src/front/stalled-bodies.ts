@@ -4,42 +4,53 @@ import { errorReply } from './error-body';
 
 /** Methods whose bodies the routes read; another method's body is discarded after its answer. */
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** How often a body's progress is looked at, in parts of the idle time: silence is seen within 1¼ of it. */
+const LOOKS_PER_IDLE = 4;
 
 /**
- * A request body from which nothing arrives for `idleMs` is answered `408 REQUEST_TIMEOUT`, and its
- * connection closed (decisions §15): a client that sends half an upload and waits holds no upload
- * slot and no connection for longer than that, however long it would like to. The timer counts
- * silence, not time: each chunk that arrives starts it again, so a slow but steady upload goes on.
- * It stops once the body is complete: what the route then does (a publish thread checking the
- * package) is not the client's silence. Headers are bounded apart, by the server's `headersTimeout`.
+ * A request body from which nothing arrives for `idleMs` while the registry reads it is answered
+ * `408 REQUEST_TIMEOUT`, and its connection closed (decisions §15): a client that sends half an upload
+ * and waits holds no upload slot and no connection for longer than that, however long it would like
+ * to. Silence is counted, not time: each byte that arrives starts it again, so a slow but steady
+ * upload goes on; and only while the body is being read: one waiting for its tenant's upload slot, or
+ * paused while the disk catches up, is held back by the registry, not silent. Once the body is
+ * complete, nothing is counted. Headers are bounded apart, by the server's `headersTimeout`.
+ *
+ * Progress is read from the socket's byte count on a timer, not from the socket's own idle timeout:
+ * Node ends a socket whose idle timeout passes once its request is complete, however long the route
+ * still works on it (a publish thread checking the package).
  */
 export function answerStalledBodies(app: FastifyInstance, idleMs: number, development: boolean): void {
+  const every = Math.max(25, Math.floor(idleMs / LOOKS_PER_IDLE));
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
+    const socket = raw.socket;
     const expectsBody = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] !== undefined && raw.headers['content-length'] !== '0');
-    if (raw.complete || !expectsBody || !WITH_BODY.has(raw.method ?? '')) return done();
-    const stop = (): void => {
-      raw.off('timeout', onIdle);
-      // Set on the socket, which the next request on a kept-alive connection reuses.
-      raw.socket?.setTimeout(0);
-    };
-    const onIdle = (): void => {
-      stop();
-      if (raw.complete) return;
-      if (reply.sent) {
-        raw.socket?.destroy();
+    if (raw.complete || !expectsBody || !WITH_BODY.has(raw.method ?? '') || !socket) return done();
+    let bytes = socket.bytesRead;
+    let silentSince = Date.now();
+    const look = (): void => {
+      if (raw.complete || raw.destroyed || reply.sent) return;
+      const now = Date.now();
+      if (socket.bytesRead !== bytes || raw.readableFlowing !== true) {
+        bytes = socket.bytesRead;
+        silentSince = now;
+      } else if (now - silentSince >= idleMs) {
+        giveUp();
         return;
       }
+      setTimeout(look, every).unref();
+    };
+    const giveUp = (): void => {
       const error = new TesseraError('REQUEST_TIMEOUT', `Nothing of the request body arrived for ${idleMs} ms (limits.requestBodyIdleMs): the request was given up.`);
       const params = (request.params ?? {}) as { name?: string; version?: string };
       const { status, body } = errorReply(error, params.name ?? '', params.version ?? '', development);
-      // Closed once answered: the body's reader then fails, and what it held (an upload slot) goes back.
+      // Once answered, the body is ended: Node forgets a request whose answer is out (a closed connection
+      // would not abort it), and its reader must fail to give back what it held (an upload slot).
+      reply.raw.once('finish', () => raw.destroy());
       void reply.code(status).header('connection', 'close').send(body);
     };
-    // On the request, not the socket: the server's own handler would destroy the socket before the answer.
-    raw.setTimeout(idleMs, onIdle);
-    raw.once('end', stop);
-    raw.once('close', stop);
+    setTimeout(look, every).unref();
     done();
   });
 }

@@ -74,7 +74,12 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         const { tenant, tokenId, stored, quotas } = publishers.get(request)!;
         await uploading.take(tenant);
         try {
-          const spooled = await spoolUpload(body, limit);
+          const spooled = await spoolUpload(body, limit).catch((error: unknown) => {
+            // Answered already (408: the body went silent, stalled-bodies.ts): how its end failed is nobody's to hear.
+            if (reply.sent) return undefined;
+            throw error;
+          });
+          if (!spooled) return reply;
           try {
             await publishUpload(services, { name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, createReadStream(spooled.file), limit);
           } finally {
