@@ -192,7 +192,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   // since a publish claims its own name (or finds its owner) the same way when it comes first.
   const claiming = frontThread
     ? undefined
-    : claimStoredNames(storage, config.tenants.default).then(
+    : claimStoredNames(storage, catalog.names(), config.tenants.default).then(
         (count) => void (count > 0 && app.log.info(`claimed ${count} component name(s) stored before names had owners`)),
         (error: Error) => app.log.warn(`stored names could not all be claimed now (each is claimed at its next publish or lifecycle change): ${error.message}`),
       );
