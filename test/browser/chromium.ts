@@ -13,7 +13,7 @@ interface Teardown {
 
 function launchOptions(): LaunchOptions {
   const executablePath = EXECUTABLES.find((path) => existsSync(path));
-  if (!executablePath) throw new Error(`No Chromium found (looked at ${EXECUTABLES.join(', ')}); .ci/run installs Debian's chromium.`);
+  if (!executablePath) throw new Error(`No Chromium found (looked at ${EXECUTABLES.join(', ')}); npm test installs Debian's chromium first (scripts/test-prerequisites.js).`);
   // --no-sandbox: CI runs as root, where Chromium's own sandbox cannot start.
   return { executablePath, args: ['--no-sandbox'] };
 }

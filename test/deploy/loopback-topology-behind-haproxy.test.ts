@@ -11,7 +11,7 @@ import { haproxyBinary, startHaproxy } from './haproxy';
 
 const binary = haproxyBinary();
 
-t.test('three registry processes on one S3 server behind HAProxy: publish on one, render through the balancer, drain one under load without a failed request, bring it back', { skip: binary ? false : 'haproxy is not installed (.ci/run installs it: apt-get install haproxy)' }, async (t) => {
+t.test('three registry processes on one S3 server behind HAProxy: publish on one, render through the balancer, drain one under load without a failed request, bring it back', { skip: binary ? false : 'haproxy is not installed (npm test installs it first: scripts/test-prerequisites.js)' }, async (t) => {
   const server = await startS3Server(t);
   const dir = await workFolder(t);
   await writeFile(
