@@ -8,7 +8,9 @@ t.test('past the bounded execution queue the registry answers 503 OVERLOADED wit
     config.limits.sandboxHosts = 1;
     config.limits.concurrentPerHost = 1; // one execution at a time in the whole pool
     config.limits.maxQueue = 1;
-    config.limits.executionTimeoutMs = 1000;
+    // The slot is held until this limit: long enough that the refused request and the metrics read
+    // before it arrive while it is still held, however busy the machine.
+    config.limits.executionTimeoutMs = 4000;
   });
   const { registry, url } = started;
   await bystanderRenders(t, started, 'Before', 'before the queue fills');
