@@ -21,10 +21,12 @@ const PARSE_OPTIONS: Options = {
 
 /**
  * acorn, except where it runs out of stack. acorn catches a stack overflow in every expression it
- * parses and tests the error's message with a regular expression, there, at the deepest point:
- * V8 compiling that expression with no stack left ends the whole process ("RegExpCompiler
- * Allocation failed"; seen on a main thread, about 300 nested `f(function(){`). Here the overflow
- * unwinds to `requiredModules`, where the stack is shallow again.
+ * parses and tests the error's message with a regular expression, there, at the deepest point;
+ * V8 compiling that expression with no stack left has ended the whole process ("RegExpCompiler
+ * Allocation failed": Node 20, a main thread, about 300 nested `f(function(){`). Here the overflow
+ * unwinds to `requiredModules`, where the stack is shallow again, and is answered as nesting too
+ * deep rather than as a syntax error. (`catchStackOverflow` is acorn's own, undocumented: were it
+ * renamed, acorn's "Not enough stack space" would answer PACKAGE_NOT_VALID, and the tests say so.)
  */
 class StackSafeParser extends Parser {
   catchStackOverflow<T>(parse: () => T): T {

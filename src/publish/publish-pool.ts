@@ -21,6 +21,11 @@ const IDLE_MS = 60_000;
  * and a publish still ends within seconds. An idle machine runs a publish at full speed.
  */
 const NICENESS = 10;
+/**
+ * A publish thread's young generation, bounded too: left to Node 24's default, a thread parsing up to
+ * its heap limit reached 310 MB of resident memory, 180 MB with this. A 3.6 MB bundle parsed no slower.
+ */
+const YOUNG_GENERATION_MB = 16;
 
 export interface PublishPoolOptions {
   /** `limits.publishThreads`: publishes running at once; more wait in their tenants' queues. */
@@ -135,7 +140,7 @@ export class PublishPool {
       maxThreads: options.threads,
       idleTimeout: IDLE_MS,
       niceIncrement: NICENESS,
-      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       // A task waits on its upload and on storage: between tasks the thread keeps its event loop
       // (connections to the store) instead of sleeping on Atomics.wait.
       atomics: 'disabled',
