@@ -1,5 +1,4 @@
 import t from 'tap';
-import { hourOf } from '../../src/tenants/quota-folders';
 import { filesUnder } from '../helpers/files-under';
 import { GREETING, SHOP_TOKEN, packed, packedAs, put, startPublishRegistry } from './publish-helpers';
 
@@ -31,9 +30,8 @@ t.test('past its dry runs of the hour, a tenant is refused 429 QUOTA_EXCEEDED be
   const shop = await put(url, 'shop-greeting/1.0.0', await packedAs('shop-greeting'), { token: SHOP_TOKEN, query: '?dryRun=true' });
   t.equal(shop.status, 200, "another tenant's dry runs are its own");
   t.equal((await put(url, 'publish-greeting/1.0.0', greeting)).status, 201, 'a publish is not a dry run');
-  const hour = hourOf(Date.now());
   t.same(
-    (await filesUnder(storagePath)).filter((file) => file.includes('dry-runs')).map((file) => file.replace(hour, '<hour>')).sort(),
+    (await filesUnder(storagePath)).filter((file) => file.includes('dry-runs')).map((file) => file.replace(/\d{4}-\d\d-\d\dT\d\d/, '<hour>')),
     ['catalog/quota/greeters/dry-runs/<hour>-000000', 'catalog/quota/greeters/dry-runs/<hour>-000001', 'catalog/quota/shop/dry-runs/<hour>-000000'],
   );
 });
