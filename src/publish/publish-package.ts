@@ -53,7 +53,7 @@ export async function publishPackage(
   checked: () => void = () => {},
 ): Promise<void> {
   const hash = createHash('sha256');
-  const files = await unpackPackage(hashing(packed, hash), rules.maxBytes);
+  const files = await unpackPackage(hashing(packed, hash), rules.maxBytes, rules.serverScript.bytes);
   const sha256 = hash.digest('hex');
   const descriptor = checkPackage(files, job.name, job.version, rules);
   checked();

@@ -22,11 +22,7 @@ export const serverScriptBounds = (limits: RegistryConfig['limits']): ServerScri
  * nesting in one pass over its bytes (script-shape.ts), each far cheaper than a parse.
  */
 export function assertServerScriptWithinBounds(script: Buffer, bounds: ServerScriptBounds): void {
-  if (script.length > bounds.bytes) {
-    throw new TesseraError('SERVER_SCRIPT_TOO_LARGE', `server.js is ${script.length} bytes; this registry checks server scripts of at most ${bounds.bytes} bytes (limits.serverScriptBytes).`, {
-      details: { bound: 'serverScriptBytes', limit: bounds.bytes },
-    });
-  }
+  if (script.length > bounds.bytes) throw serverScriptTooLarge(script.length, bounds.bytes);
   const shape = scriptShape(script, bounds.lines, bounds.nesting);
   if (shape.lines > bounds.lines) {
     throw tooComplex(`server.js has more than ${bounds.lines} lines (limits.serverScriptLines); bundle it minified, or split what it holds.`, 'serverScriptLines', bounds.lines);
@@ -35,5 +31,11 @@ export function assertServerScriptWithinBounds(script: Buffer, bounds: ServerScr
     throw tooComplex(`server.js nests brackets more than ${bounds.nesting} deep (limits.serverScriptNesting).`, 'serverScriptNesting', bounds.nesting);
   }
 }
+
+/** Also answered while unpacking, as soon as the tarball's entry header gives the script's size (unpack-package.ts). */
+export const serverScriptTooLarge = (size: number, limit: number): TesseraError =>
+  new TesseraError('SERVER_SCRIPT_TOO_LARGE', `server.js is ${size} bytes; this registry checks server scripts of at most ${limit} bytes (limits.serverScriptBytes).`, {
+    details: { bound: 'serverScriptBytes', limit },
+  });
 
 const tooComplex = (message: string, bound: string, limit: number): TesseraError => new TesseraError('PACKAGE_TOO_COMPLEX', message, { details: { bound, limit } });

@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import t from 'tap';
+import { tarEntries } from '../../src/packager/pack-tarball';
 import { request } from '../helpers/start-registry';
 import { filesUnder } from '../helpers/files-under';
 import { GREETING, SHOP_TOKEN, packed, put, startPublishRegistry } from './publish-helpers';
@@ -66,4 +68,14 @@ t.test('a server script nested deeper than the bound, or with more lines, is ref
 
   const fine = await put(url, 'shop-greeting/1.0.0', await packedWithServer('shop-greeting', '1.0.0', nestedArrays(200)), { token: SHOP_TOKEN, query: '?dryRun=true' });
   t.same([fine.status, fine.body], [200, { ok: true, name: 'shop-greeting', version: '1.0.0', dryRun: true }], 'nesting within the bound parses');
+});
+
+t.test("an oversized server script is refused by its tarball entry's header, before its content is read", async (t) => {
+  const { url } = await startPublishRegistry(t);
+  // The header of a 19 MB server.js and its first kilobyte; the rest of the upload never comes.
+  const tar = tarEntries(new Map([['server.js', ZEROS_19_MB()]]));
+  const cut = gzipSync(tar.subarray(0, 512 + 1024));
+  const answer = await put(url, 'shop-greeting/1.0.0', cut, { token: SHOP_TOKEN });
+  t.equal(answer.status, 413);
+  t.same(answer.body.details, { bound: 'serverScriptBytes', limit: 5242880 });
 });
