@@ -60,6 +60,7 @@ export class PublishPool {
   readonly #waiting: PublishQueue<() => void>;
   #piscina: Piscina<PublishTask, PublishOutcome> | undefined;
   #running = 0;
+  #closed = false;
 
   constructor(options: PublishPoolOptions) {
     this.#options = options;
@@ -87,9 +88,14 @@ export class PublishPool {
     return this.#waiting.size;
   }
 
-  /** Ends the threads; called once no request is under way. */
+  /** Ends the threads; called once no request is under way. A publish still waiting is turned away, as one running is. */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#piscina?.destroy();
+    for (let next = this.#waiting.shift(); next !== undefined; next = this.#waiting.shift()) {
+      this.#running += 1;
+      next();
+    }
   }
 
   /** Resolves when a thread is this publish's: at once while one is free (then no one waits). */
@@ -109,6 +115,7 @@ export class PublishPool {
   }
 
   async #runInThread(job: PublishJob, file: string): Promise<PublishOutcome> {
+    if (this.#closed) throw new Error('The publish pool was closed before this publish had a thread.');
     const checkState = newCheckState();
     const ending = new AbortController();
     // piscina ends a thread whose task's signal aborts (its event loop is busy parsing: nothing else would stop it).

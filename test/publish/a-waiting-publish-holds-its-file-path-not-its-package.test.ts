@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -42,12 +42,15 @@ async function heldPool(t: Teardown): Promise<{ pool: PublishPool; folder: strin
     rules: { maxBytes: limits.publishBytes, dependencyPolicy: defaultConfig().dependencyPolicy, serverScript: serverScriptBounds(limits) },
     weightOf: () => 1,
   });
-  t.teardown(async () => {
-    await pool.close();
-    await rm(folder, { recursive: true, force: true });
-  });
   const pipe = path.join(folder, 'held.tgz');
   execFileSync('mkfifo', [pipe]);
+  t.teardown(async () => {
+    await pool.close();
+    // A thread ended while opening the pipe leaves that open waiting for a writer; opened for reading
+    // and writing, the pipe never waits itself (Linux), and ends that open.
+    await (await open(pipe, 'r+')).close();
+    await rm(folder, { recursive: true, force: true });
+  });
   const held = pool.run(dryRun('holder', '1.0.0'), pipe);
   return { pool, folder, held, release: async () => writeFile(pipe, await packed(GREETING)) };
 }
@@ -100,4 +103,17 @@ t.test("the pool's thread goes round-robin by tenant, not in arrival order", asy
   await held;
   await Promise.all(queued);
   t.same(order, ['a1:true', 'b1:true', 'c1:true', 'a2:true', 'a3:true']);
+});
+
+t.test('a publish still waiting when the pool closes is turned away, not left waiting', async (t) => {
+  const { pool, held } = await heldPool(t);
+  const waiting = pool.run(dryRun('greeters', '1.0.0'), path.join(os.tmpdir(), 'never-read.tgz'));
+  t.equal(pool.waiting, 1);
+  const ended = [
+    t.rejects(held, 'the running one ends with its thread'),
+    t.rejects(waiting, { message: 'The publish pool was closed before this publish had a thread.' }, 'the waiting one is turned away'),
+  ];
+  await pool.close();
+  await Promise.all(ended);
+  t.equal(pool.inProgress, 0);
 });
