@@ -16,6 +16,9 @@ async function statusField(pid: number, field: 'VmRSS' | 'Threads'): Promise<num
   return value === undefined ? 0 : Number(value) * (field === 'VmRSS' ? 1024 : 1);
 }
 
+/** Resident memory of one process, without its descendants (a registry's main process: its fronts and publish threads). */
+export const processRss = (pid: number): Promise<number> => statusField(pid, 'VmRSS');
+
 /** Resident and proportional memory of each process of a tree, the root first (its sandbox hosts after). */
 export async function processTreeMemory(pid: number): Promise<{ pid: number; rssBytes: number; pssBytes: number }[]> {
   return Promise.all(

@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { MessagePort } from 'node:worker_threads';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
@@ -20,6 +19,7 @@ import { observePublishPool } from './publish/publish-metrics';
 import { throwUnlessPublished, type PublishOutcome } from './publish/publish-outcome';
 import type { PublishJob } from './publish/publish-package';
 import { PublishPool } from './publish/publish-pool';
+import { serverScriptBounds } from './publish/server-script-bounds';
 import { removeSpoolsOfEndedProcesses } from './publish/spool-upload';
 import { createSocketFolder } from './sandbox/socket-folder';
 import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } from './sandbox/sandbox-pool';
@@ -74,7 +74,7 @@ export interface FrontThreadRole {
   /** Tenants or tokens were written through this thread: the other fronts read them again. */
   tenantsChanged(): Promise<void>;
   /** Runs a publish in the main thread's publish pool. */
-  publish(job: PublishJob, body: MessagePort): Promise<PublishOutcome>;
+  publish(job: PublishJob, file: string): Promise<PublishOutcome>;
   otherMetrics(): Promise<MetricsJson[]>;
 }
 
@@ -161,10 +161,16 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   // One publish pool per process, in the main thread: every front thread's uploads go to it.
   const publishPool = frontThread
     ? undefined
-    : new PublishPool({ threads: config.limits.publishThreads, storage: storage.settings, rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy, defaultTenant: config.tenants.default } });
+    : new PublishPool({
+        threads: config.limits.publishThreads,
+        checkSeconds: config.limits.publishCheckSeconds,
+        storage: storage.settings,
+        rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy, serverScript: serverScriptBounds(config.limits), defaultTenant: config.tenants.default },
+        weightOf: tenantWeight(tenants, config.tenants.weights),
+      });
   if (publishPool) observePublishPool(metrics.registry, publishPool);
-  const runPublish = frontThread ? frontThread.publish : (job: PublishJob, body: MessagePort) => publishPool!.run(job, body);
-  const publish = async (job: PublishJob, body: MessagePort) => throwUnlessPublished(await runPublish(job, body));
+  const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string) => publishPool!.run(job, file);
+  const publish = async (job: PublishJob, file: string) => throwUnlessPublished(await runPublish(job, file));
   const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), published, tenantsChanged, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {

@@ -77,6 +77,19 @@ export interface RegistryConfig {
     frontThreads: number;
     /** Threads that receive, check and store published packages, apart from the fronts and the sandbox hosts (src/publish/). */
     publishThreads: number;
+    /**
+     * Seconds a publish thread may spend on one package before it is stored: unpacking and every
+     * check; past it the thread is ended and the package refused (PACKAGE_TOO_COMPLEX).
+     */
+    publishCheckSeconds: number;
+    /** Largest `server.js` a publish parses (SERVER_SCRIPT_TOO_LARGE); it also sizes a publish thread's heap. */
+    serverScriptBytes: number;
+    /** Most lines of a `server.js` a publish parses (PACKAGE_TOO_COMPLEX). */
+    serverScriptLines: number;
+    /** Deepest nesting of brackets in a `server.js` a publish parses (PACKAGE_TOO_COMPLEX). */
+    serverScriptNesting: number;
+    /** Dry runs (`?dryRun=true`) one tenant may ask for per clock hour, counted in storage (QUOTA_EXCEEDED). */
+    dryRunsPerHour: number;
     maxQueue: number;
     concurrentPerHost: number;
     /** Executions of one component (all its versions) running at once; more wait in that component's own queue. */
@@ -138,6 +151,11 @@ export function defaultConfig(): RegistryConfig {
       sandboxHosts: Math.min(4, Math.max(2, os.availableParallelism())),
       frontThreads: process.platform === 'linux' ? Math.min(4, os.availableParallelism()) : 1,
       publishThreads: 1,
+      publishCheckSeconds: 20,
+      serverScriptBytes: 5 * 1024 * 1024,
+      serverScriptLines: 250_000,
+      serverScriptNesting: 256,
+      dryRunsPerHour: 120,
       maxQueue: 1000,
       concurrentPerHost: 128,
       maxConcurrentPerComponent: 64,

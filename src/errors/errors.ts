@@ -30,6 +30,9 @@ export const ERRORS = {
   QUOTA_EXCEEDED: { status: 429, message: "The publish would pass one of its tenant's quotas." },
   PACKAGE_NOT_VALID: { status: 400, message: 'The component package is not valid.' },
   DEPENDENCY_NOT_ALLOWED: { status: 422, message: "The component's dependencies break the registry's dependency policy." },
+  // details.bound names the limit (a configuration key under limits, or the publish thread's heap).
+  SERVER_SCRIPT_TOO_LARGE: { status: 413, message: 'The server script is larger than this registry checks.' },
+  PACKAGE_TOO_COMPLEX: { status: 422, message: 'Checking the package would take more than a publish may spend: lines, nesting, time or memory.' },
   STORAGE_UNAVAILABLE: { status: 503, message: 'The component storage did not answer in time; retry later.' },
   STORAGE_CORRUPT: { status: 500, message: 'A stored file of this component version is damaged.' },
   NOT_READY: { status: 503, message: 'This registry is starting or draining; send the request to another replica.' },

@@ -1,5 +1,4 @@
 import type { Catalog } from '../catalog/catalog';
-import type { MessagePort } from 'node:worker_threads';
 import type { RegistryConfig } from '../config/config';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import type { RenderPipeline } from '../pipeline/render';
@@ -24,10 +23,11 @@ export interface RegistryServices {
   tenants: TenantDirectory;
   audit: AuditLog;
   /**
-   * Publishes the upload that `body` carries (src/publish/package-channel.ts) in one of the
-   * registry's publish threads; rejects with the coded refusal. It stores the version; indexing it is the caller's.
+   * Publishes the upload received into `file` in one of the registry's publish threads, when its
+   * tenant's turn comes (src/publish/publish-pool.ts); rejects with the coded refusal. It stores the
+   * version; indexing it is the caller's. The file stays the caller's to remove, once this ended.
    */
-  publish(job: PublishJob, body: MessagePort): Promise<void>;
+  publish(job: PublishJob, file: string): Promise<void>;
   /** A version was published through this front: the registry's other front threads index it too. */
   published(name: string, version: string): Promise<void>;
   /**

@@ -60,8 +60,8 @@ const built = createRegistry(config, {
     recycle: (pid, reason) => main.tell('recycle', { pid, reason }),
     published: (name, version) => main.call('published', { name, version }),
     tenantsChanged: () => main.call('tenants'),
-    // The upload's channel is handed to the main thread's publish pool, which hands it to a publish thread.
-    publish: (job, body) => main.call('publish', { job, body }, [body]),
+    // The upload's path goes to the main thread's publish pool: the process's one queue of publishes.
+    publish: (job, file) => main.call('publish', { job, file }),
     otherMetrics: () => main.call<MetricsJson[]>('metrics'),
   },
 }).then((created) => {

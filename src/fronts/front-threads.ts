@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker, type MessagePort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { Catalog } from '../catalog/catalog';
 import type { RegistryConfig } from '../config/config';
 import type { MetricsJson, RegistryMetrics } from '../metrics/registry-metrics';
@@ -22,7 +22,7 @@ export interface MainFront {
   metrics: RegistryMetrics;
   pool: SandboxPool;
   /** Runs a publish in the process's one publish pool. */
-  publish(job: PublishJob, body: MessagePort): Promise<PublishOutcome>;
+  publish(job: PublishJob, file: string): Promise<PublishOutcome>;
   logger: boolean;
   log(message: string): void;
 }
@@ -82,7 +82,7 @@ export class FrontThreads {
           if (!plugin) throw new Error(`The registry has no plugin "${name}".`);
           return JSON.stringify(await plugin.func(...args));
         },
-        publish: ({ job, body }: { job: PublishJob; body: MessagePort }) => this.#main.publish(job, body),
+        publish: ({ job, file }: { job: PublishJob; file: string }) => this.#main.publish(job, file),
         published: async ({ name, version }: { name: string; version: string }) => {
           await this.#main.catalog.add(name, version);
           await this.#others(thread, (other) => other.calls.call('add', { name, version }));

@@ -1,8 +1,6 @@
-import type { Transferable } from 'node:worker_threads';
-
 /** Either end of a front thread's channel: the `Worker` in the main thread, `parentPort` in the thread. */
 export interface MessageEnd {
-  postMessage(message: unknown, transferList?: readonly Transferable[]): void;
+  postMessage(message: unknown): void;
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
@@ -62,12 +60,11 @@ export class PortCalls {
     });
   }
 
-  /** `transfer` lists what the payload hands over rather than copies (a MessagePort). */
-  call<T>(type: string, payload?: unknown, transfer: readonly Transferable[] = []): Promise<T> {
+  call<T>(type: string, payload?: unknown): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#end.postMessage({ id, type, payload }, transfer);
+      this.#end.postMessage({ id, type, payload });
     });
   }
 

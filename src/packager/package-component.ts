@@ -9,6 +9,7 @@ import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descrip
 import { ENV_FILE } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { checkPackage } from '../publish/check-package';
+import { serverScriptBounds } from '../publish/server-script-bounds';
 import { currentTypeName, SERVER_TEMPLATE, templateTypeInfo } from '../templates/template-types';
 import { bundleServer } from './bundle-server';
 import { compileTemplate } from './compile-template';
@@ -87,7 +88,7 @@ export async function packageComponent(componentDir: string, options: { dependen
   }
   files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
   // What the registry checks at publish, on the very files written: the two never disagree.
-  checkPackage(files, descriptor.name, descriptor.version, dependencyPolicy);
+  checkPackage(files, descriptor.name, descriptor.version, { dependencyPolicy, serverScript: serverScriptBounds(defaultConfig().limits) });
   return { descriptor, files };
 }
 

@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { PublishPool } from './publish-pool';
 
-/** The publish pool's figure, read at each scrape: publishes running in its threads or waiting for one. */
+/** The publish pool's figures, read at each scrape. */
 export function observePublishPool(registry: Registry, pool: PublishPool): void {
   new Gauge({
     name: 'tessera_publishes_in_progress',
@@ -9,6 +9,14 @@ export function observePublishPool(registry: Registry, pool: PublishPool): void 
     registers: [registry],
     collect() {
       this.set(pool.inProgress);
+    },
+  });
+  new Gauge({
+    name: 'tessera_publishes_waiting',
+    help: "Publishes waiting for a publish thread, in their tenants' round-robin queues (each a file on disk, no body in memory).",
+    registers: [registry],
+    collect() {
+      this.set(pool.waiting);
     },
   });
 }

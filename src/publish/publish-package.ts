@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { AuditLog } from '../audit/audit-log';
-import type { DependencyPolicy } from '../config/config';
 import { revokedTokenError } from './upload-errors';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { reserveQuotas } from '../tenants/reserve-quotas';
 import type { TenantQuotas } from '../tenants/tenant-records';
 import { readRevocation } from '../tenants/token-store';
-import { checkPackage } from './check-package';
+import { checkPackage, type PackageRules } from './check-package';
 import { unpackPackage } from './unpack-package';
 import { ChangeJournal } from '../catalog/change-journal';
 import { writeJournaled } from '../catalog/journaled-write';
@@ -31,10 +30,9 @@ export interface PublishJob {
   dryRun: boolean;
 }
 
-export interface PublishRules {
+export interface PublishRules extends PackageRules {
   /** `limits.publishBytes`: the unpacked package is held to it (the front holds the packed one). */
   maxBytes: number;
-  dependencyPolicy: DependencyPolicy;
   /** `tenants.default`: the owner of a name stored before claims whose first version recorded no publisher. */
   defaultTenant: string;
 }
@@ -57,11 +55,14 @@ export async function publishPackage(
   packed: AsyncIterable<Buffer>,
   rules: PublishRules,
   notice: (message: string) => void = () => {},
+  /** Told once every check passed, before anything is written; may throw to stop the publish there (check-deadline.ts). */
+  checked: () => void = () => {},
 ): Promise<void> {
   const hash = createHash('sha256');
-  const files = await unpackPackage(hashing(packed, hash), rules.maxBytes);
+  const files = await unpackPackage(hashing(packed, hash), rules.maxBytes, rules.serverScript.bytes);
   const sha256 = hash.digest('hex');
-  const descriptor = checkPackage(files, job.name, job.version, rules.dependencyPolicy);
+  const descriptor = checkPackage(files, job.name, job.version, rules);
+  checked();
   // Read before anything is taken: a dry run answers what the publish would, and a refusal takes nothing.
   assertMayClaim(await currentOwner(storage, job.name, rules.defaultTenant), job.tenant, job.name);
   if (job.dryRun) return;

@@ -1,13 +1,14 @@
 /**
- * A publish thread (started by the pool of publish-pool.ts): receives an upload over its channel,
- * unpacks, checks and stores it, and answers how it ended. Builds its own storage from the
- * registry's settings, kept for the thread's life.
+ * A publish thread (started by the pool of publish-pool.ts): reads an upload from the file the
+ * front received it into, unpacks, checks and stores it, and answers how it ended. Builds its own
+ * storage from the registry's settings, kept for the thread's life.
  */
 import '../enable-compile-cache';
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { createReadStream } from 'node:fs';
+import { workerData } from 'node:worker_threads';
 import { createStorage } from '../storage/create-storage';
 import type { StorageSettings } from '../storage/storage-settings';
-import { receivePackage } from './package-channel';
+import { markChecked, type CheckState } from './check-deadline';
 import { outcomeOf, type PublishOutcome } from './publish-outcome';
 import { publishPackage, type PublishJob, type PublishRules } from './publish-package';
 
@@ -15,12 +16,16 @@ import { publishPackage, type PublishJob, type PublishRules } from './publish-pa
 export interface PublishThreadData {
   storage: StorageSettings;
   rules: PublishRules;
+  /** `limits.publishCheckSeconds`, for the refusal of a check that passed it. */
+  checkSeconds: number;
 }
 
 export interface PublishTask {
   job: PublishJob;
-  /** The upload's channel (package-channel.ts). */
-  body: MessagePort;
+  /** The upload, received whole on disk (spool-upload.ts); read from here only once this thread starts on it. */
+  file: string;
+  /** Shared with the pool's timer: whether the checks passed before the deadline (check-deadline.ts). */
+  checkState: CheckState;
 }
 
 const data = workerData as PublishThreadData;
@@ -29,12 +34,17 @@ const storage = createStorage(data.storage);
 /** The task function the pool calls: never throws, so that a refusal keeps its code across threads. */
 export async function publishTask(task: PublishTask): Promise<PublishOutcome> {
   try {
-    // What the journal could not confirm is the operator's to read, in the registry's standard error.
-    await publishPackage(storage, task.job, receivePackage(task.body), data.rules, (message) => process.stderr.write(`publish: ${message}\n`));
+    await publishPackage(
+      storage,
+      task.job,
+      createReadStream(task.file),
+      data.rules,
+      // What the journal could not confirm is the operator's to read, in the registry's standard error.
+      (message) => process.stderr.write(`publish: ${message}\n`),
+      () => markChecked(task.checkState, data.checkSeconds),
+    );
     return { ok: true };
   } catch (error) {
     return outcomeOf(error);
-  } finally {
-    task.body.close();
   }
 }

@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import { TesseraError } from '../errors/errors';
+import { serverScriptTooLarge } from './server-script-bounds';
 import { noPackageError, notValid, unpackedTooLarge } from './upload-errors';
 
 /** Entry types that are plain file content; directories are accepted and ignored. */
@@ -10,18 +11,33 @@ const LINK_TYPES = new Set(['SymbolicLink', 'Link']);
 
 /** The folder `tessera publish` (and OC's CLI) wraps the package in; a tarball of the bare content works too. */
 const PACKAGE_PREFIX = '_package/';
+/** Where a tarball holds the server script: at its root, or in its `_package` folder. */
+const SERVER_SCRIPT_PATHS = new Set(['server.js', `${PACKAGE_PREFIX}server.js`]);
 
 /**
  * Reads a packed component (gzip tarball) into its files, by path inside the package, as its bytes
  * arrive: each chunk is inflated and parsed at once, so the packed body is never held whole.
  * Nothing touches the disk here, and any entry that could escape the package (`..`, absolute
  * paths, symbolic or hard links, devices) refuses the whole tarball, each such entry listed.
- * The unpacked content is held to `maxBytes`, so a small tarball cannot inflate past it.
+ * The unpacked content is held to `maxBytes`, so a small tarball cannot inflate past it, and a
+ * server script to `maxServerScriptBytes`, refused by its entry's header before its content is
+ * inflated (a 20 KB upload holding 19 MB of `0;` lines costs that header, not 19 MB of work).
  */
-export async function unpackPackage(packed: AsyncIterable<Buffer>, maxBytes: number): Promise<Map<string, Buffer>> {
+export async function unpackPackage(packed: AsyncIterable<Buffer>, maxBytes: number, maxServerScriptBytes: number): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const problems: string[] = [];
-  const parser = new Parser({ strict: true, onReadEntry: (entry) => readEntry(entry, files, problems) });
+  let refusal: TesseraError | undefined;
+  const parser = new Parser({
+    strict: true,
+    onReadEntry: (entry) => {
+      if (SERVER_SCRIPT_PATHS.has(plainPath(entry)) && entry.size > maxServerScriptBytes) {
+        refusal ??= serverScriptTooLarge(entry.size, maxServerScriptBytes);
+        entry.resume();
+      } else {
+        readEntry(entry, files, problems);
+      }
+    },
+  });
   const parsed = new Promise<boolean>((resolve) => {
     parser.on('error', () => resolve(false));
     parser.on('end', () => resolve(true));
@@ -43,6 +59,8 @@ export async function unpackPackage(packed: AsyncIterable<Buffer>, maxBytes: num
           inflated += chunk.length;
           if (inflated > maxBytes) throw unpackedTooLarge(maxBytes);
           parser.write(chunk);
+          // Stops the reading, inflating and parsing here: nothing more of the upload is read.
+          if (refusal) throw refusal;
         }
         parser.end();
       },
@@ -71,7 +89,7 @@ function readEntry(entry: ReadEntry, files: Map<string, Buffer>, problems: strin
     entry.resume();
     return;
   }
-  const path = entry.path.replace(/^(\.\/)+/, '');
+  const path = plainPath(entry);
   const pathProblem = plainPathProblem(path, JSON.stringify(entry.path));
   if (pathProblem) {
     problems.push(pathProblem);
@@ -83,6 +101,9 @@ function readEntry(entry: ReadEntry, files: Map<string, Buffer>, problems: strin
   entry.on('data', (chunk: Buffer) => chunks.push(chunk));
   entry.on('end', () => files.set(path, Buffer.concat(chunks)));
 }
+
+/** An entry's path inside the package: `./x` is `x`. */
+const plainPath = (entry: ReadEntry): string => entry.path.replace(/^(\.\/)+/, '');
 
 /** The longest name of one file or folder most file systems hold, in bytes. */
 const MAX_NAME_BYTES = 255;

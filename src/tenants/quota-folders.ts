@@ -1,5 +1,6 @@
 /** Where a tenant's quota records live in storage, beside its tenant record. */
 export const publishTicketsFolder = (tenant: string): string => `quota/${tenant}/publishes/`;
+export const dryRunTicketsFolder = (tenant: string): string => `quota/${tenant}/dry-runs/`;
 export const bytesLedgerFolder = (tenant: string): string => `quota/${tenant}/bytes/`;
 export const versionsLedgerFolder = (tenant: string, component: string): string => `quota/${tenant}/versions/${component}/`;
 

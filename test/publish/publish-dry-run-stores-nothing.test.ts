@@ -10,7 +10,12 @@ t.test('?dryRun=true validates the package and stores nothing', async (t) => {
   const dryRun = await put(url, 'publish-greeting/1.0.0', tarball, { query: '?dryRun=true' });
   t.equal(dryRun.status, 200);
   t.same(dryRun.body, { ok: true, name: 'publish-greeting', version: '1.0.0', dryRun: true });
-  t.same(await filesUnder(storagePath), [], 'storage holds nothing');
+  // Only the tenant's count of dry runs this hour (limits.dryRunsPerHour).
+  t.same(
+    (await filesUnder(storagePath)).map((file) => file.replace(/\d{4}-\d\d-\d\dT\d\d/, '<hour>')),
+    ['catalog/quota/greeters/dry-runs/<hour>-000000'],
+    'storage holds nothing of the package',
+  );
   t.equal((await request(`${url}publish-greeting`)).status, 404, 'nothing is served');
 
   const invalid = await put(url, 'publish-greeting/2.0.0', tarball, { query: '?dryRun=true' });

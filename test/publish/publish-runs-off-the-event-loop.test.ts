@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import t from 'tap';
+import { defaultConfig } from '../../src/config/config';
 import * as checking from '../../src/publish/check-package';
 import { publishPackage } from '../../src/publish/publish-package';
+import { serverScriptBounds } from '../../src/publish/server-script-bounds';
 import * as unpacking from '../../src/publish/unpack-package';
 import { packTarball } from '../../src/packager/pack-tarball';
 import { packagedFixture } from '../helpers/packaged-fixture';
@@ -55,7 +57,7 @@ t.test("a large package is unpacked, checked and stored by a publish thread, nev
     registry.storage,
     { name: 'publish-greeting-large', version: '2.0.1', tenant: 'greeters', tokenId: 'config:greeters', storedToken: false, dryRun: true },
     Readable.from([another]),
-    { maxBytes: 20 * 1024 * 1024, dependencyPolicy: { deny: [], allow: [] }, defaultTenant: 'default' },
+    { maxBytes: 20 * 1024 * 1024, dependencyPolicy: { deny: [], allow: [] }, serverScript: serverScriptBounds(defaultConfig().limits), defaultTenant: 'default' },
   );
   t.same(calledHere, ['unpackPackage', 'checkPackage'], 'run on this thread, the same code is seen');
 });

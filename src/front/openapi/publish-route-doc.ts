@@ -17,7 +17,8 @@ export const PUBLISH_ROUTE_DOC = {
   summary: 'Publish a component version',
   description:
     "Publishes a packed component with a tenant's token, inside the token's name patterns. Versions are immutable. " +
-    'Nothing is stored before every check has passed; `?dryRun=true` runs them all and stores nothing. The body is the gzip tarball ' +
+    'Nothing is stored before every check has passed; `?dryRun=true` runs them all and stores nothing (each tenant may ask for ' +
+    '`limits.dryRunsPerHour` dry runs per hour). The body is the gzip tarball ' +
     'of the `_package` folder that `tessera package` writes, or a multipart upload of that one file.',
   tags: ['Publishing'],
   security: [{ publishToken: [] }],
@@ -40,6 +41,18 @@ export const PUBLISH_ROUTE_DOC = {
   response: {
     201: { description: 'Published; this replica serves it at once.', ...PUBLISHED },
     200: { description: 'A dry run passed every check.', ...PUBLISHED },
-    ...errorResponses('PACKAGE_NOT_VALID', 'UNAUTHORIZED', 'FORBIDDEN', 'ALREADY_EXISTS', 'PAYLOAD_TOO_LARGE', 'DEPENDENCY_NOT_ALLOWED', 'STORAGE_UNAVAILABLE', 'GENERIC_ERROR'),
+    ...errorResponses(
+      'PACKAGE_NOT_VALID',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'ALREADY_EXISTS',
+      'PAYLOAD_TOO_LARGE',
+      'SERVER_SCRIPT_TOO_LARGE',
+      'DEPENDENCY_NOT_ALLOWED',
+      'PACKAGE_TOO_COMPLEX',
+      'QUOTA_EXCEEDED',
+      'STORAGE_UNAVAILABLE',
+      'GENERIC_ERROR',
+    ),
   },
 } as const;

@@ -1,17 +1,14 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { MessageChannel } from 'node:worker_threads';
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { assertMayClaim, currentOwner } from '../../names/name-owner';
 import { assertNotPublished } from '../../publish/already-published';
-import { sendPackage } from '../../publish/package-channel';
-import type { PublishJob } from '../../publish/publish-package';
 import { mayPublish, publisherOf, type Publisher } from '../../publish/tenant-tokens';
 import { malformedUploadError, noPackageError, packageTooLarge, uploadStopped } from '../../publish/upload-errors';
 import { spoolUpload } from '../../publish/spool-upload';
 import { UploadSlots } from '../../publish/upload-slots';
+import { takeDryRun } from '../../tenants/dry-run-rate';
 import { errorReply, unexpectedError } from '../error-body';
 import type { RegistryServices } from '../registry-services';
 
@@ -23,9 +20,10 @@ const TARBALL_TYPES = ['application/gzip', 'application/x-gzip', 'application/oc
 /**
  * `PUT /:name/:version` (decisions §7): a tenant's token publishes a packed component inside its
  * scope. The token, scope and existing versions are checked before the body is read; the body is
- * then received whole into a temporary file (spool-upload.ts), which streams to a publish thread
- * that unpacks, verifies and stores it (`?dryRun=true` stops before storing). This event loop only
- * routes: it counts the bytes against the limit and indexes the stored version.
+ * then received whole into a temporary file (spool-upload.ts), whose path goes to the publish pool:
+ * a publish thread reads it when its turn comes, unpacks, verifies and stores it (`?dryRun=true`
+ * stops before storing). This event loop only routes: it counts the bytes against the limit and
+ * indexes the stored version.
  */
 export function registerPublish(app: FastifyInstance, services: RegistryServices): void {
   const limit = services.config.limits.publishBytes;
@@ -72,6 +70,7 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
         // A multipart body is more than its file: the file itself is held to the limit as it arrives.
         if (!isMultipart && Number(request.headers['content-length']) > limit) throw packageTooLarge(limit);
         const { tenant, tokenId, stored, quotas } = publishers.get(request)!;
+        if (dryRun) await takeDryRun(services.storage, tenant, services.config.limits.dryRunsPerHour);
         await uploading.take(tenant);
         try {
           const spooled = await spoolUpload(body, limit).catch((error: unknown) => {
@@ -81,7 +80,7 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
           });
           if (!spooled) return reply;
           try {
-            await publishUpload(services, { name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, createReadStream(spooled.file), limit);
+            await services.publish({ name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, spooled.file);
           } finally {
             await spooled.remove();
           }
@@ -99,25 +98,6 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
 
 /** Uploads one tenant may have arriving at once, each held to the publish limit on disk. */
 const UPLOADS_PER_TENANT = 4;
-
-/**
- * Streams the upload to a publish thread and answers once that thread ended: stored, or refused
- * with its coded error. When the upload fails on this side (too large, a client gone), the thread
- * is told to stop and waited for, so that no thread outlives its request.
- */
-async function publishUpload(services: RegistryServices, job: PublishJob, body: Readable, limit: number): Promise<void> {
-  const channel = new MessageChannel();
-  const published = services.publish(job, channel.port2);
-  // The thread may refuse while the upload still arrives: it is read to its end before answering.
-  published.catch(() => {});
-  try {
-    await sendPackage(body, channel.port1, limit);
-  } catch (error) {
-    await published.catch(() => {});
-    throw error;
-  }
-  await published;
-}
 
 /** The bytes of the one file of a multipart upload; other fields are ignored. Fails with coded errors only. */
 async function* uploadedFile(request: FastifyRequest, limit: number): AsyncGenerator<Buffer> {
