@@ -10,7 +10,9 @@ import { workFolder } from './run-cli';
 // the start serves the demo at once; the tests and later starts build only when a source changed.
 t.test('npm ci, npm start and npm test build first, only when a source changed since the last build', async (t) => {
   const scripts = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  for (const step of ['prepare', 'prestart', 'pretest']) t.equal(scripts[step], 'node scripts/build-when-stale.js', step);
+  for (const step of ['prepare', 'prestart']) t.equal(scripts[step], 'node scripts/build-when-stale.js', step);
+  // The tests first install the Debian packages they use when missing (scripts/test-prerequisites.js).
+  t.equal(scripts.pretest, 'node scripts/test-prerequisites.js && node scripts/build-when-stale.js', 'pretest');
 
   // A project of its own whose build leaves a mark, with the same script.
   const dir = await workFolder(t);
