@@ -66,7 +66,8 @@ export function startCli(t: Teardown, args: string[], options: { cwd?: string; e
   return {
     child,
     output: () => output,
-    waitFor(pattern, timeoutMs = 10_000) {
+    // An allowance for a machine busy with other work, never a measured bound: a start that passes it is stuck.
+    waitFor(pattern, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => finish(new Error(`"${pattern}" did not appear within ${timeoutMs} ms; output:\n${output}`)), timeoutMs);
         const check = () => {
@@ -102,8 +103,8 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Polls `probe` until it answers true; rejects after `timeoutMs`. */
-export async function eventually(probe: () => Promise<boolean>, timeoutMs = 10_000, intervalMs = 100): Promise<void> {
+/** Polls `probe` until it answers true; rejects after `timeoutMs` (a busy machine's allowance, never a measured bound). */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 30_000, intervalMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
