@@ -36,8 +36,7 @@ export interface CatalogOptions {
 const PARALLEL_READS = 16;
 
 /**
- * The in-memory index of published components over the storage adapter (see README, "The
- * catalog's journal and index"). At start it reads the newest index in storage (one object of
+ * The in-memory index of published components over the storage adapter (see docs/explanation/catalog-journal-and-index.md). At start it reads the newest index in storage (one object of
  * summaries) and the change journal since; a storage without an index (written by a registry that
  * had none) is listed and read whole, once, and indexed. Each refresh then lists the journal from
  * its cursor and reads only the versions it does not know: its cost follows the publishes, not the

@@ -1,6 +1,6 @@
 /**
  * Every error a user can see: its code, HTTP status and a default sentence.
- * The README lists the same codes; test/errors-are-documented.test.ts keeps the two equal.
+ * docs/reference/errors.md lists the same codes; test/errors-are-documented.test.ts keeps the two equal.
  */
 export const ERRORS = {
   NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },

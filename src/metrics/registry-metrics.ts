@@ -26,7 +26,7 @@ interface ExecutionCells {
  * The registry's metrics, in a prom-client `Registry` of its own (not the global default), so that
  * several registries in one process keep separate figures. Every label value is bounded: route
  * patterns, status codes, error codes, and the names and versions of published components only.
- * The README ("Metrics") documents each one.
+ * docs/reference/metrics.md documents each one.
  */
 export class RegistryMetrics {
   readonly registry = new Registry();

@@ -21,7 +21,7 @@ export interface ParameterDefinition {
 }
 
 export type Params = Record<string, unknown>;
-// The ctx shape is documented in the README; authors narrow it themselves.
+// The ctx shape is documented in docs/guides/authors/server-context.md; authors narrow it themselves.
 export type Context = Record<string, any>;
 
 type Middleware = (params: Params, ctx: Context) => unknown;

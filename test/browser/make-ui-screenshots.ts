@@ -3,7 +3,7 @@ import { DEMO, REPO_ROOT, startRegistry } from '../helpers/start-registry';
 import { launchChromium, openPage } from './chromium';
 
 /**
- * Takes the README's screenshots of the web UI with the demo components, in the same Chromium the
+ * Takes the screenshots of the web UI (README.md, docs/reference/web-ui.md) with the demo components, in the same Chromium the
  * tests use: `npm run build && node dist/test/browser/make-ui-screenshots.js` (writes `docs/*.png`).
  */
 async function main(): Promise<void> {

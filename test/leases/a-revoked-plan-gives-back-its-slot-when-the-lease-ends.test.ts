@@ -6,7 +6,7 @@ import { BYSTANDER, BYSTANDER_HTML, bystander, prober, PROBER, proberChild } fro
 // The parent holds a lease of prober-child@1.0.1 (the only slot of prober-child's gate, at a cap of
 // one). While it spins in its own code, 1.0.1 is unpublished: the host revokes the plan. Then the
 // parent asks for prober-child@1.0.0, which no plan covers: the lease ends, and what it never ran
-// must go back before that render is admitted (README, Nested rendering: "a lease never costs a
+// must go back before that render is admitted (docs/guides/authors/nested-rendering.md: "a lease never costs a
 // render through the front an execution, a slot or answer bytes"). A revoked plan never ran either.
 t.test('a plan revoked while its lease is held gives back its slot when the lease ends', async (t) => {
   const { registry, url } = await startRegistry(t, [prober('mallory'), proberChild('mallory'), proberChild('mallory', '1.0.1'), BYSTANDER('ada')], (config) => {

@@ -7,7 +7,7 @@ import { GREETERS_TOKEN, packagedFiles, withDescriptor } from '../publish/publis
 import { withAdmin } from '../tenants/admin-helpers';
 
 /**
- * Two tenants whose patterns overlap, as the README's own example: `shop` may publish `shop-*`,
+ * Two tenants whose patterns overlap: `shop` may publish `shop-*`,
  * `labs` `shop-labs-*` (which `shop-*` covers too); and a bystander, `greeters` (`publish-greet*`).
  */
 export const SHOP = 'shop-token-secret';

@@ -4,7 +4,7 @@ import { GREETING, packed, publishTokens, put } from './publish-helpers';
 
 /**
  * `publish-greeting` is on the registry with no publisher in its descriptor: the configured default
- * tenant's (README, `tenants.default`), and it renders, is counted and is billed as that tenant's.
+ * tenant's (docs/reference/configuration.md, `tenants.default`), and it renders, is counted and is billed as that tenant's.
  * The greeters' token pattern covers its name; a component belongs to the tenant of its latest
  * version, so the greeters may not publish a newer version over the default tenant's.
  */

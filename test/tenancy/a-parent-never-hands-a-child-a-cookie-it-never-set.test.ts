@@ -4,7 +4,7 @@ import { fixture, ofTenant, request, startRegistry } from '../helpers/start-regi
 /**
  * Beta keeps its session in a cookie it set: the registry sends it as `oc.tenant-beta.session` and
  * gives it back to beta as `session`. Mallory renders beta with a Cookie header of its own making.
- * Decisions §11 and the README: "no tenant can hand another a value for a cookie it never set".
+ * Decisions §11 and docs/explanation/security-model.md: "no tenant can hand another a value for a cookie it never set".
  */
 t.test("another tenant's parent cannot hand beta a session cookie beta never set", async (t) => {
   const { url } = await startRegistry(t, [ofTenant('beta', fixture('tenant-beta')), ofTenant('mallory', fixture('hostile-cookie-forger'))]);

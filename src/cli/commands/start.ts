@@ -16,7 +16,7 @@ Starts the registry on the embedded file-system storage (default ./data, port 30
 S3-compatible bucket (endpoint and credentials from AWS_ENDPOINT_URL, AWS_REGION,
 AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY). SIGTERM drains: /readyz turns 503, in-flight requests
 finish, then the process exits 0.
-  --config <file>     a JSON configuration file (see "Configuration" in the README); TESSERA_*
+  --config <file>     a JSON configuration file (docs/reference/configuration.md); TESSERA_*
                       environment variables override it, and these options override both
   --port <port>       the port to listen on
   --storage <where>   the storage folder, or s3://bucket[/prefix]

@@ -6,7 +6,7 @@ export const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
 /** The body of every error the registry answers (decisions §2), as `error-body.ts` builds it. */
 export const ERROR_BODY_SCHEMA = {
   type: 'object' as const,
-  description: 'Every failure: a code from the Errors table of the README, a readable sentence, and what was asked for.',
+  description: 'Every failure: a code from the table of docs/reference/errors.md, a readable sentence, and what was asked for.',
   required: ['code', 'error', 'name', 'requestVersion'],
   properties: {
     code: { type: 'string' as const, enum: Object.keys(ERRORS) },

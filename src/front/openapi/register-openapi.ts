@@ -36,7 +36,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: REGISTRY_VERSION,
         description:
           'A registry of versioned UI components speaking the OpenComponents HTTP contract. Every error answers the `ErrorBody` ' +
-          'shape with a code listed in the README (Errors). CORS preflight (`OPTIONS` on every path but publishing) and `HEAD` on every `GET` path are answered too.',
+          'shape with a code listed in docs/reference/errors.md. CORS preflight (`OPTIONS` on every path but publishing) and `HEAD` on every `GET` path are answered too.',
       },
       tags: TAGS,
       components: {
