@@ -9,10 +9,10 @@ import { publishPackage, type PublishJob } from '../../src/publish/publish-packa
 import { serverScriptBounds } from '../../src/publish/server-script-bounds';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import type { StorageAdapter } from '../../src/storage/storage-adapter';
-import { request } from '../helpers/start-registry';
+import { request, startRegistry } from '../helpers/start-registry';
 import { GREETING, packed, put } from '../publish/publish-helpers';
-import { admin } from '../tenants/admin-helpers';
-import { BYSTANDER, COOKIE_KEEPER, LABS, nameTaken, overlappingTenants, packedAs, replicaOver } from './names-helpers';
+import { admin, tenantWithToken } from '../tenants/admin-helpers';
+import { BYSTANDER, COOKIE_KEEPER, LABS, SHOP, nameTaken, overlappingTenants, packedAs, replicaOver } from './names-helpers';
 
 const NAME = 'shop-labs-wallet';
 const DEFAULT_TENANT = defaultConfig().tenants.default;
@@ -91,4 +91,20 @@ t.test("a refused publish takes back no claim another publish of its tenant stor
     const read = await request(`${url}${NAME}/3.0.0`, { headers: { cookie: `site=1; ${shopCookie}` } });
     t.equal(read.body.html, '<p>site=1</p>', `labs's version never reads shop's ${shopCookie}`);
   }
+});
+
+/**
+ * The other side of the same rule: what can refuse a publish (a quota, a revoked token) is decided
+ * before its name is claimed, so a tenant whose publish is refused holds no name it stored nothing
+ * under, and the tenant whose publish stores it next gets it.
+ */
+t.test('a publish its quota refuses claims no name', async (t) => {
+  const { url } = await startRegistry(t, [], overlappingTenants);
+  const { token } = await tenantWithToken(url, { name: 'lab-two', components: ['shop-labs-*'], quotas: { storageBytes: 10 } });
+  const refused = await put(url, 'shop-labs-basket/1.0.0', await packedAs(COOKIE_KEEPER, 'shop-labs-basket', '1.0.0'), { token });
+  t.match([refused.status, refused.body], [429, { code: 'QUOTA_EXCEEDED', details: { quota: 'storageBytes' } }]);
+  t.equal((await admin(url, 'GET', 'names/shop-labs-basket')).status, 404, 'no tenant owns the name');
+  t.equal((await put(url, 'publish-greeting/1.0.0', await packed(GREETING), { token: BYSTANDER })).status, 201, 'a bystander tenant publishes meanwhile');
+  t.equal((await put(url, 'shop-labs-basket/1.0.0', await packedAs(COOKIE_KEEPER, 'shop-labs-basket', '1.0.0'), { token: SHOP })).status, 201, 'shop publishes it');
+  t.match((await admin(url, 'GET', 'names/shop-labs-basket')).body, { owner: 'shop', generation: 1 });
 });
