@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { TesseraError } from '../errors/errors';
 import { errorReply } from './error-body';
 
-/** Methods whose bodies the routes read; another method's body is discarded after its answer. */
-const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How often a body's progress is looked at, in parts of the idle time: silence is seen within 1¼ of it. */
 const LOOKS_PER_IDLE = 4;
 
@@ -16,6 +14,11 @@ const LOOKS_PER_IDLE = 4;
  * paused while the disk catches up, is held back by the registry, not silent. Once the body is
  * complete, nothing is counted. Headers are bounded apart, by the server's `headersTimeout`.
  *
+ * A body answered before it was read (a route that takes none, a refused token, a content type no
+ * route parses) is bounded the same way: once the answer is out, Node reads such a body to its end to
+ * go on with the connection, with no time limit of its own, and nothing holds it back any more; silent
+ * for `idleMs`, its connection is closed (there is nothing left to answer), whatever the method.
+ *
  * Progress is read from the socket's byte count on a timer, not from the socket's own idle timeout:
  * Node ends a socket whose idle timeout passes once its request is complete, however long the route
  * still works on it (a publish thread checking the package).
@@ -26,17 +29,19 @@ export function answerStalledBodies(app: FastifyInstance, idleMs: number, develo
     const raw = request.raw;
     const socket = raw.socket;
     const expectsBody = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] !== undefined && raw.headers['content-length'] !== '0');
-    if (raw.complete || !expectsBody || !WITH_BODY.has(raw.method ?? '') || !socket) return done();
+    if (raw.complete || !expectsBody || !socket) return done();
     let bytes = socket.bytesRead;
     let silentSince = Date.now();
     const look = (): void => {
-      if (raw.complete || raw.destroyed || reply.sent) return;
+      if (raw.complete || raw.destroyed || socket.destroyed) return;
       const now = Date.now();
-      if (socket.bytesRead !== bytes || raw.readableFlowing !== true) {
+      // Once answered, nothing of the registry holds the body back: silence is the client's.
+      if (socket.bytesRead !== bytes || (!reply.sent && raw.readableFlowing !== true)) {
         bytes = socket.bytesRead;
         silentSince = now;
       } else if (now - silentSince >= idleMs) {
-        giveUp();
+        if (reply.sent) closeAfterAnswer();
+        else giveUp();
         return;
       }
       setTimeout(look, every).unref();
@@ -49,6 +54,10 @@ export function answerStalledBodies(app: FastifyInstance, idleMs: number, develo
       // would not abort it), and its reader must fail to give back what it held (an upload slot).
       reply.raw.once('finish', () => raw.destroy());
       void reply.code(status).header('connection', 'close').send(body);
+    };
+    const closeAfterAnswer = (): void => {
+      if (reply.raw.writableFinished) socket.destroy();
+      else reply.raw.once('finish', () => socket.destroy());
     };
     setTimeout(look, every).unref();
     done();

@@ -52,11 +52,6 @@ export function createNameRecord(storage: StorageAdapter, record: NameRecord): P
   return storage.createRecord(keyOf(record.name, record.generation), Buffer.from(JSON.stringify(record)));
 }
 
-/** Takes back a claim this writer made for a publish that then stored nothing: the name is as free as before it. */
-export async function removeNameRecord(storage: StorageAdapter, record: NameRecord): Promise<void> {
-  await storage.deleteRecords([keyOf(record.name, record.generation)]);
-}
-
 /** Names that have records (one listing of the whole folder, at start): a file system lists their folders, S3 their records. */
 export async function listClaimedNames(storage: StorageAdapter): Promise<Set<string>> {
   const names = new Set<string>();

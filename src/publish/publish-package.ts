@@ -10,7 +10,6 @@ import { unpackPackage } from './unpack-package';
 import { ChangeJournal } from '../catalog/change-journal';
 import { writeJournaled } from '../catalog/journaled-write';
 import { assertMayClaim, claimName, currentOwner } from '../names/name-owner';
-import { removeNameRecord } from '../names/name-records';
 
 /** One upload to publish, as the front hands it over once the token and scope were checked. */
 export interface PublishJob {
@@ -47,7 +46,9 @@ export interface PublishRules extends PackageRules {
  * created once, src/names), the tenant's quotas (units created once; looked at before any is taken,
  * so a publish one refuses holds none another needs), and whether the token was revoked (a
  * revocation stored before that read refuses the publish, one stored after it comes after the
- * publish). A publish that stores nothing gives back its units and a claim it made.
+ * publish). All of these are decided before the name is claimed: a claim, once created, is never
+ * taken back, since another publish of the tenant may store its version under it at once; a publish
+ * that stores nothing gives back its quota units.
  */
 export async function publishPackage(
   storage: StorageAdapter,
@@ -64,27 +65,30 @@ export async function publishPackage(
   const descriptor = checkPackage(files, job.name, job.version, rules);
   checked();
   // Read before anything is taken: a dry run answers what the publish would, and a refusal takes nothing.
-  assertMayClaim(await currentOwner(storage, job.name, rules.defaultTenant), job.tenant, job.name);
+  const owner = await currentOwner(storage, job.name, rules.defaultTenant);
+  assertMayClaim(owner, job.tenant, job.name);
   if (job.dryRun) return;
-  const { record: claim, created } = await claimName(storage, job.name, { tenant: job.tenant, by: job.tokenId, version: job.version }, rules.defaultTenant);
-  try {
-    // The claim's generation scopes the version's cookies: a name's next owner never reads its former owner's.
-    descriptor.oc.publisher = { tenant: job.tenant, date: Date.now(), generation: claim.generation };
+  // The claim's generation scopes the version's cookies: a name's next owner never reads its former owner's.
+  // Known for sure once claimed; the one it will be unless the name changes hands meanwhile counts its bytes.
+  const stamp = (generation: number): number => {
+    descriptor.oc.publisher = { tenant: job.tenant, date: Date.now(), generation };
     files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
-    const bytes = [...files.values()].reduce((sum, content) => sum + content.length, 0);
-    const reservation = job.quotas ? await reserveQuotas(storage, job.quotas, { tenant: job.tenant, name: job.name, version: job.version, bytes }) : undefined;
-    try {
-      if (job.storedToken && (await readRevocation(storage, job.tokenId))) {
-        throw revokedTokenError();
-      }
-      // Written with its journal entry, as every version is: other replicas' polls read the journal.
-      await writeJournaled(storage, new ChangeJournal(storage), job.name, job.version, files, notice);
-    } catch (error) {
-      await reservation?.giveBack().catch((failure: Error) => notice(`the quotas taken by ${job.name}@${job.version} could not be given back: ${failure.message}`));
-      throw error;
+    return [...files.values()].reduce((sum, content) => sum + content.length, 0);
+  };
+  const bytes = stamp(owner?.tenant === job.tenant ? owner.generation : (owner?.generation ?? 0) + 1);
+  // Everything that can refuse the publish is decided before the name is claimed: a claim is created
+  // once and never taken back (another publish of the tenant may store its version under it at once).
+  const reservation = job.quotas ? await reserveQuotas(storage, job.quotas, { tenant: job.tenant, name: job.name, version: job.version, bytes }) : undefined;
+  try {
+    if (job.storedToken && (await readRevocation(storage, job.tokenId))) {
+      throw revokedTokenError();
     }
+    const { record: claim } = await claimName(storage, job.name, { tenant: job.tenant, by: job.tokenId, version: job.version }, rules.defaultTenant);
+    if (claim.generation !== descriptor.oc.publisher!.generation) stamp(claim.generation);
+    // Written with its journal entry, as every version is: other replicas' polls read the journal.
+    await writeJournaled(storage, new ChangeJournal(storage), job.name, job.version, files, notice);
   } catch (error) {
-    if (created) await removeNameRecord(storage, claim).catch((failure: Error) => notice(`the claim of ${job.name} by ${job.name}@${job.version} could not be taken back: ${failure.message}`));
+    await reservation?.giveBack().catch((failure: Error) => notice(`the quotas taken by ${job.name}@${job.version} could not be given back: ${failure.message}`));
     throw error;
   }
   await new AuditLog(storage)
