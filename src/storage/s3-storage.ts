@@ -105,9 +105,9 @@ export class S3Storage implements StorageAdapter {
     return this.#objects.get(this.#recordKey(key));
   }
 
-  async listRecords(folder: string, startAfter?: string): Promise<string[]> {
+  async listRecords(folder: string, startAfter?: string, limit?: number): Promise<string[]> {
     const root = this.#recordKey('');
-    const { objects } = await this.#objects.list(this.#recordKey(folder), undefined, startAfter === undefined ? undefined : this.#recordKey(startAfter));
+    const { objects } = await this.#objects.list(this.#recordKey(folder), undefined, startAfter === undefined ? undefined : this.#recordKey(startAfter), limit);
     return objects.map((object) => object.key.slice(root.length));
   }
 
