@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorReply } from '../error-body';
 import { assertNotRevoked, authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
+import { limitLifecycleChange } from '../lifecycle/lifecycle-rate-limit';
 import { recordChange } from '../lifecycle/record-change';
 import { tenantOf } from '../../catalog/tenant-of';
 import { releaseVersionQuota } from '../../tenants/release-version-quota';
@@ -24,6 +25,7 @@ export function registerUnpublish(app: FastifyInstance, services: RegistryServic
       const component = await exactVersion(services, name, version);
       const now = Date.now();
       const actor = authorize(who, component, 'unpublish', services.config, now);
+      await limitLifecycleChange(services, actor);
       await services.catalog.unpublish(name, version, { date: new Date(now).toISOString(), tenant: actor.tenant });
       await releaseVersionQuota(services.storage, services.tenants, tenantOf(component, services.config.tenants.default), name);
       await recordChange(services, request, { action: 'unpublish', name, version, actor });
