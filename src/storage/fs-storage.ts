@@ -17,7 +17,7 @@ const PARALLEL_DELETES = 16;
 
 /**
  * The embedded default storage: `<root>/components/<name>/<version>/…`, and the catalog's records
- * in `<root>/catalog/<folder>/<name>`. A version (or a record) is written into a
+ * in `<root>/catalog/<key>` (a key's folders are folders). A version (or a record) is written into a
  * staging folder and renamed into place, which is atomic on one file system and fails when the
  * target exists, so two concurrent publishes of one version cannot both win. Each process stages
  * under `.staging/<host>.<pid>/`, so that leftovers of one that was stopped mid-publish can be told

@@ -37,7 +37,7 @@ const PARALLEL_UPLOADS = 4;
  * - `<prefix>packages/<name>/<version>/<upload>/<file>`: the files, under a key no other publish uses;
  * - `<prefix>versions/<name>/<version>.json`: the commit marker, written last, once, naming the
  *   upload and each file's size and sha256;
- * - `<prefix>catalog/<folder>/<name>`: the catalog's records (its change journal and its index).
+ * - `<prefix>catalog/<key>`: the records beside the versions (the catalog's journal and index, tenants, quotas, the audit log).
  *
  * Readers look for the marker only, so a version appears whole or not at all; a publish that
  * never committed leaves files no reader finds (deleted on failure when the store still answers).

@@ -21,7 +21,7 @@ export interface StorageAdapter {
   writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
   /**
    * Records beside the versions (the catalog's change journal and index, src/catalog; the audit
-   * trail, src/audit), under keys of one folder and a name (`changes/<name>`). A record is written
+   * trail, src/audit), under keys of folders and a name (`changes/<minute>/<name>`). A record is written
    * whole: a reader sees all of it or none of it.
    */
   putRecord(key: string, content: Buffer): Promise<void>;
