@@ -95,13 +95,12 @@ export async function writeGeneratedIndex(storage: StorageAdapter, summaries: De
 /**
  * Writes `count` lifecycle entries through the registry's own journal, evenly over `spanMs` up to
  * `end`, cycling over `versions`: what a tenant deprecating and undoing as fast as it could left
- * behind. Answers the newest entry's time.
+ * behind.
  */
-export async function fillJournal(storage: StorageAdapter, versions: readonly GeneratedVersion[], count: number, spanMs: number, end: number): Promise<number> {
+export async function fillJournal(storage: StorageAdapter, versions: readonly GeneratedVersion[], count: number, spanMs: number, end: number): Promise<void> {
   const journal = new ChangeJournal(storage);
   const times = Array.from({ length: count }, (_, index) => Math.round(end - spanMs + (spanMs * (index + 1)) / count));
   await atOnce(times.map((time, index) => ({ time, version: versions[index % versions.length]! })), 32, async ({ time, version }) => {
     await journal.announce(version.name, version.version, time, 'lifecycle');
   });
-  return times.at(-1)!;
 }

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Catalog } from '../../src/catalog/catalog';
+import { ChangeJournal } from '../../src/catalog/change-journal';
 import { packageComponent } from '../../src/packager/package-component';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { createS3Client, S3Storage } from '../../src/storage/s3-storage';
@@ -23,6 +24,8 @@ const CLI = path.join(REPO_ROOT, 'bin', 'tessera.js');
 const VERSIONS_EACH = 5;
 /** Catalog sizes measured, in versions (components × 5 versions each); `TESSERA_BENCH_CATALOG_SIZES=1000,10000` measures fewer. */
 const SIZES = (process.env.TESSERA_BENCH_CATALOG_SIZES ?? '1000,10000,50000').split(',').map((size) => Math.round(Number(size) / VERSIONS_EACH) * VERSIONS_EACH);
+/** Storage kinds measured; `TESSERA_BENCH_CATALOG_KINDS=file system` measures one. */
+const KINDS = (process.env.TESSERA_BENCH_CATALOG_KINDS ?? 'file system,S3').split(',').map((kind) => kind.trim()) as Array<Target['kind']>;
 /** The largest catalog listed and read whole at a first start (no index) on S3: 50,000 takes several minutes of fauxqs. */
 const S3_FULL_LISTING_UP_TO = 10_000;
 const SETTLE_MS = 3000;
@@ -34,8 +37,9 @@ const START_LIMIT_MS = 600_000;
 /**
  * The journal row: a catalog of 10,000 versions whose journal holds `TESSERA_BENCH_JOURNAL_ENTRIES`
  * (200,000; 0 leaves the row out) lifecycle entries, spread over the half hour before the registry
- * starts and ending two minutes before it: the history a tenant's deprecate/undo churn leaves
- * behind the newest index until it is pruned. On the file system by default, where a poll used to
+ * starts and ending two minutes before it, then one more a minute before it, where the index was
+ * written: the history a tenant's deprecate/undo churn left behind the newest index, not pruned
+ * yet (fewer than `indexEvery` changes came since). On the file system by default, where a poll used to
  * list the whole journal folder; `TESSERA_BENCH_JOURNAL_KINDS=file system,S3` adds fauxqs, which
  * sorts its whole bucket at every listing (its own cost, not a real store's).
  */
@@ -119,7 +123,7 @@ export const catalogScaleScenario: Scenario = {
     const journalRows: JournalRow[] = [];
     const empties = new Map<string, RegistryFigures>();
     try {
-      for (const kind of ['file system', 'S3'] as const) {
+      for (const kind of KINDS) {
         const emptyTarget = await target(kind, s3, 'empty');
         empties.set(kind, await measureRegistry(emptyTarget, 0));
         await emptyTarget.remove();
@@ -157,7 +161,7 @@ export const catalogScaleScenario: Scenario = {
       table: [formatTable(rows, empties), formatJournalTable(journalRows)].join('\n\n'),
       notes: [
         `catalog-scale: the demo hello-world, packaged once, written straight into storage in the registry's layout as \`catalog-<n>\` × ${VERSIONS_EACH} versions (a description and a publisher each), for ${SIZES.map((size) => size.toLocaleString('en-US')).join(', ')} versions, on the file system (hard links for every file but package.json) and on fauxqs (the tests' S3-protocol server, a process on loopback: each file, then each commit marker). The first \`tessera start\` on it finds no index: it lists and reads every version, then writes the index (on S3 up to ${S3_FULL_LISTING_UP_TO.toLocaleString('en-US')} versions; past that the benchmark writes the index itself, with the registry's code). Then \`tessera start --storage <it>\` with the default configuration (2 front threads and 2 sandbox hosts on 2 CPUs, a poll every 5 s): ready = from spawning it to the first 200 of \`/readyz\`; ${SETTLE_MS / 1000} s later, CPU of the registry process and its hosts over ${IDLE_MS / 1000} s idle (\`/proc\`), and the registry process's \`VmRSS\`; the first render of ${FIRST_RENDERS} components no one had asked for (each a new isolate); \`GET /\`, \`GET /?meta=true\` and the web UI's list, first request each. Apart, in the benchmark's process, one catalog over the storage (its calls counted): its load, its heap after a GC over the version count, an idle poll, a poll after another catalog published one version (median of ${POLLS} each).`,
-        `catalog-scale, journal: ${JOURNAL_VERSIONS.toLocaleString('en-US')} versions written as above with their index, then ${JOURNAL_ENTRIES.toLocaleString('en-US')} lifecycle entries written through the registry's journal (${JOURNAL_KINDS.join(', ')}), evenly over ${JOURNAL_SPAN_MS / 60_000} minutes ending ${JOURNAL_QUIET_MS / 60_000} minutes before the registry starts, cycling over the versions, and the index rewritten at the newest entry: a tenant's deprecate/undo churn left behind the index, not pruned yet. The same registry and catalog measures as above; then compaction: a maintaining catalog (the registry's main thread's) loads, one version is published, and its next refresh writes the index and prunes the journal behind it (entries before and after, and that refresh's time).`,
+        `catalog-scale, journal: ${JOURNAL_VERSIONS.toLocaleString('en-US')} versions written as above with their index, then ${JOURNAL_ENTRIES.toLocaleString('en-US')} lifecycle entries written through the registry's journal (${JOURNAL_KINDS.join(', ')}), evenly over ${JOURNAL_SPAN_MS / 60_000} minutes ending ${JOURNAL_QUIET_MS / 60_000} minutes before the registry starts, cycling over the versions, then one more ${JOURNAL_QUIET_MS / 2 / 60_000} minute before it, where the index is rewritten: a tenant's deprecate/undo churn left behind the index, not pruned yet (fewer than 1,000 changes since). The same registry and catalog measures as above; then compaction: a maintaining catalog (the registry's main thread's) loads, one version is published, and its next refresh writes the index and prunes the journal behind it (entries before and after, and that refresh's time).`,
       ],
     };
   },
@@ -171,9 +175,10 @@ async function measureJournal(kind: Target['kind'], s3: BenchS3Server, template:
     const versions = versionsToGenerate(JOURNAL_VERSIONS / VERSIONS_EACH, VERSIONS_EACH);
     const summaries = await storage.fill(template, JOURNAL_VERSIONS);
     const filled = performance.now();
-    const newest = await fillJournal(storage.open(), versions, JOURNAL_ENTRIES, JOURNAL_SPAN_MS, Date.now() - JOURNAL_QUIET_MS);
+    await fillJournal(storage.open(), versions, JOURNAL_ENTRIES, JOURNAL_SPAN_MS, Date.now() - JOURNAL_QUIET_MS);
     const fillMs = performance.now() - filled;
-    await writeGeneratedIndex(storage.open(), summaries, newest);
+    const latest = await new ChangeJournal(storage.open()).announce(versions[0]!.name, versions[0]!.version, Date.now() - JOURNAL_QUIET_MS / 2, 'lifecycle');
+    await writeGeneratedIndex(storage.open(), summaries, latest.time);
     const registry = await measureRegistry(storage, JOURNAL_VERSIONS);
     const poll = await measurePoll(storage, template, JOURNAL_VERSIONS);
     const compaction = await measureCompaction(storage, template);
