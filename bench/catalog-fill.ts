@@ -3,6 +3,7 @@ import { link, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { INDEX_FORMAT, writeIndex } from '../src/catalog/catalog-index';
+import { ChangeJournal } from '../src/catalog/change-journal';
 import { summarize, type DescriptorSummary } from '../src/catalog/descriptor-summary';
 import type { PackagedDescriptor } from '../src/descriptor/descriptor-types';
 import type { StorageAdapter } from '../src/storage/storage-adapter';
@@ -86,7 +87,20 @@ export async function fillS3(client: S3Client, bucket: string, prefix: string, t
   return summaries;
 }
 
-/** Writes the catalog's index of the versions, as the first registry on the storage would. */
-export async function writeGeneratedIndex(storage: StorageAdapter, summaries: DescriptorSummary[]): Promise<void> {
-  await writeIndex(storage, { format: INDEX_FORMAT, cursor: 0, versions: summaries, unreadable: [] });
+/** Writes the catalog's index of the versions, as the first registry on the storage would (or, with `cursor`, one that read the journal up to it). */
+export async function writeGeneratedIndex(storage: StorageAdapter, summaries: DescriptorSummary[], cursor = 0): Promise<void> {
+  await writeIndex(storage, { format: INDEX_FORMAT, cursor, versions: summaries, unreadable: [] });
+}
+
+/**
+ * Writes `count` lifecycle entries through the registry's own journal, evenly over `spanMs` up to
+ * `end`, cycling over `versions`: what a tenant deprecating and undoing as fast as it could left
+ * behind.
+ */
+export async function fillJournal(storage: StorageAdapter, versions: readonly GeneratedVersion[], count: number, spanMs: number, end: number): Promise<void> {
+  const journal = new ChangeJournal(storage);
+  const times = Array.from({ length: count }, (_, index) => Math.round(end - spanMs + (spanMs * (index + 1)) / count));
+  await atOnce(times.map((time, index) => ({ time, version: versions[index % versions.length]! })), 32, async ({ time, version }) => {
+    await journal.announce(version.name, version.version, time, 'lifecycle');
+  });
 }

@@ -26,6 +26,7 @@ import { SandboxPool, type HostSharing, type RecycleReason, type SharedHost } fr
 import { createStorage } from './storage/create-storage';
 import { claimStoredNames } from './names/claim-stored-names';
 import { AuditLog } from './audit/audit-log';
+import { AuditMaintenance } from './audit/audit-maintenance';
 import { observeTenants } from './tenants/tenant-metrics';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { tenantWeight } from './tenants/tenant-weight';
@@ -202,9 +203,18 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
         (count) => void (count > 0 && app.log.info(`claimed ${count} component name(s) stored before names had owners`)),
         (error: Error) => app.log.warn(`stored names could not all be claimed now (each is claimed at its next publish or lifecycle change): ${error.message}`),
       );
+  // The audit log's retention, by the process that maintains the catalog's index; a failed pass is tried at a later poll.
+  const audit = frontThread ? undefined : new AuditMaintenance(storage, { retentionDays: config.auditRetentionDays });
+  const maintainAudit = async () => {
+    await audit?.run().catch((error: unknown) => app.log.warn(`audit log: ${(error as Error).message}`));
+  };
   const stopPolling =
     config.pollIntervalSeconds > 0
-      ? pollStorage({ refresh: async () => void (await Promise.all([catalog.refresh(), tenants.refresh()])) }, config.pollIntervalSeconds * 1000, (error) => app.log.error(error))
+      ? pollStorage(
+          { refresh: async () => void (await Promise.all([catalog.refresh(), tenants.refresh(), maintainAudit()])) },
+          config.pollIntervalSeconds * 1000,
+          (error) => app.log.error(error),
+        )
       : undefined;
 
   let closed: Promise<void> | undefined;

@@ -6,12 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Catalog } from '../../src/catalog/catalog';
+import { ChangeJournal } from '../../src/catalog/change-journal';
 import { packageComponent } from '../../src/packager/package-component';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { createS3Client, S3Storage } from '../../src/storage/s3-storage';
 import type { StorageAdapter } from '../../src/storage/storage-adapter';
 import { demoComponent, REPO_ROOT, temporaryFolder } from '../bench-storage';
-import { fillFileSystem, fillS3, versionsToGenerate, writeGeneratedIndex, type PackagedTemplate } from '../catalog-fill';
+import { fillFileSystem, fillJournal, fillS3, versionsToGenerate, writeGeneratedIndex, type PackagedTemplate } from '../catalog-fill';
 import { megabytes } from '../format-report';
 import { median } from '../load';
 import { processTreeCpu, processTreeMemory } from '../process-tree';
@@ -23,6 +24,8 @@ const CLI = path.join(REPO_ROOT, 'bin', 'tessera.js');
 const VERSIONS_EACH = 5;
 /** Catalog sizes measured, in versions (components × 5 versions each); `TESSERA_BENCH_CATALOG_SIZES=1000,10000` measures fewer. */
 const SIZES = (process.env.TESSERA_BENCH_CATALOG_SIZES ?? '1000,10000,50000').split(',').map((size) => Math.round(Number(size) / VERSIONS_EACH) * VERSIONS_EACH);
+/** Storage kinds measured; `TESSERA_BENCH_CATALOG_KINDS=file system` measures one. */
+const KINDS = (process.env.TESSERA_BENCH_CATALOG_KINDS ?? 'file system,S3').split(',').map((kind) => kind.trim()) as Array<Target['kind']>;
 /** The largest catalog listed and read whole at a first start (no index) on S3: 50,000 takes several minutes of fauxqs. */
 const S3_FULL_LISTING_UP_TO = 10_000;
 const SETTLE_MS = 3000;
@@ -31,6 +34,22 @@ const FIRST_RENDERS = 3;
 /** Polls timed of each kind (idle, finding one version): their median is reported. */
 const POLLS = 5;
 const START_LIMIT_MS = 600_000;
+/**
+ * The journal row: a catalog of 10,000 versions whose journal holds `TESSERA_BENCH_JOURNAL_ENTRIES`
+ * (200,000; 0 leaves the row out) lifecycle entries, spread over the half hour before the registry
+ * starts and ending two minutes before it, then one more a minute before it, where the index was
+ * written: the history a tenant's deprecate/undo churn left behind the newest index, not pruned
+ * yet (fewer than `indexEvery` changes came since). On the file system by default, where a poll used to
+ * list the whole journal folder; `TESSERA_BENCH_JOURNAL_KINDS=file system,S3` adds fauxqs, which
+ * sorts its whole bucket at every listing (its own cost, not a real store's).
+ */
+const JOURNAL_ENTRIES = Number(process.env.TESSERA_BENCH_JOURNAL_ENTRIES ?? 200_000);
+const JOURNAL_VERSIONS = 10_000;
+const JOURNAL_SPAN_MS = 30 * 60_000;
+const JOURNAL_QUIET_MS = 2 * 60_000;
+const JOURNAL_KINDS = (process.env.TESSERA_BENCH_JOURNAL_KINDS ?? 'file system').split(',').map((kind) => kind.trim());
+/** Goals with the journal's history: idle CPU and one poll, whatever its length. */
+const JOURNAL_GOALS = { idleCore: 0.02, pollMs: 20 };
 /** Goals at 10,000 versions; at 50,000, within twice these. */
 const GOALS = { readyMs: 3000, idleCore: 0.02, firstRenderMs: 100, catalogBytesPerVersion: 4096 };
 
@@ -71,6 +90,23 @@ interface Row {
   poll: PollFigures;
 }
 
+interface JournalRow {
+  kind: string;
+  entries: number;
+  /** Writing the entries through the registry's journal. */
+  fillMs: number;
+  registry: RegistryFigures;
+  poll: PollFigures;
+  compaction: CompactionFigures;
+}
+
+interface CompactionFigures {
+  /** The maintaining catalog's refresh that writes the index and prunes the journal behind it. */
+  ms: number;
+  before: number;
+  after: number;
+}
+
 /**
  * A catalog of 1,000, 10,000 and 50,000 versions on the file system and on an S3-protocol server on
  * loopback (fauxqs, as the tests use), generated straight into storage in the registry's layout:
@@ -84,9 +120,10 @@ export const catalogScaleScenario: Scenario = {
     const template: PackagedTemplate = { descriptor: packaged.descriptor, files: packaged.files };
     const s3 = await startS3BenchServer();
     const rows: Row[] = [];
+    const journalRows: JournalRow[] = [];
     const empties = new Map<string, RegistryFigures>();
     try {
-      for (const kind of ['file system', 'S3'] as const) {
+      for (const kind of KINDS) {
         const emptyTarget = await target(kind, s3, 'empty');
         empties.set(kind, await measureRegistry(emptyTarget, 0));
         await emptyTarget.remove();
@@ -114,19 +151,57 @@ export const catalogScaleScenario: Scenario = {
             await storage.remove();
           }
         }
+        if (JOURNAL_ENTRIES > 0 && JOURNAL_KINDS.includes(kind)) journalRows.push(await measureJournal(kind, s3, template));
       }
     } finally {
       await s3.stop();
     }
     return {
       rows: [],
-      table: formatTable(rows, empties),
+      table: [formatTable(rows, empties), formatJournalTable(journalRows)].join('\n\n'),
       notes: [
         `catalog-scale: the demo hello-world, packaged once, written straight into storage in the registry's layout as \`catalog-<n>\` × ${VERSIONS_EACH} versions (a description and a publisher each), for ${SIZES.map((size) => size.toLocaleString('en-US')).join(', ')} versions, on the file system (hard links for every file but package.json) and on fauxqs (the tests' S3-protocol server, a process on loopback: each file, then each commit marker). The first \`tessera start\` on it finds no index: it lists and reads every version, then writes the index (on S3 up to ${S3_FULL_LISTING_UP_TO.toLocaleString('en-US')} versions; past that the benchmark writes the index itself, with the registry's code). Then \`tessera start --storage <it>\` with the default configuration (2 front threads and 2 sandbox hosts on 2 CPUs, a poll every 5 s): ready = from spawning it to the first 200 of \`/readyz\`; ${SETTLE_MS / 1000} s later, CPU of the registry process and its hosts over ${IDLE_MS / 1000} s idle (\`/proc\`), and the registry process's \`VmRSS\`; the first render of ${FIRST_RENDERS} components no one had asked for (each a new isolate); \`GET /\`, \`GET /?meta=true\` and the web UI's list, first request each. Apart, in the benchmark's process, one catalog over the storage (its calls counted): its load, its heap after a GC over the version count, an idle poll, a poll after another catalog published one version (median of ${POLLS} each).`,
+        `catalog-scale, journal: ${JOURNAL_VERSIONS.toLocaleString('en-US')} versions written as above with their index, then ${JOURNAL_ENTRIES.toLocaleString('en-US')} lifecycle entries written through the registry's journal (${JOURNAL_KINDS.join(', ')}), evenly over ${JOURNAL_SPAN_MS / 60_000} minutes ending ${JOURNAL_QUIET_MS / 60_000} minutes before the registry starts, cycling over the versions, then one more ${JOURNAL_QUIET_MS / 2 / 60_000} minute before it, where the index is rewritten: a tenant's deprecate/undo churn left behind the index, not pruned yet (fewer than 1,000 changes since). The same registry and catalog measures as above; then compaction: a maintaining catalog (the registry's main thread's) loads, one version is published, and its next refresh writes the index and prunes the journal behind it (entries before and after, and that refresh's time).`,
       ],
     };
   },
 };
+
+/** A catalog of JOURNAL_VERSIONS versions with a journal of JOURNAL_ENTRIES lifecycle entries behind its index: the registry idle, one poll, then compaction. */
+async function measureJournal(kind: Target['kind'], s3: BenchS3Server, template: PackagedTemplate): Promise<JournalRow> {
+  console.log(`  catalog-scale: ${JOURNAL_VERSIONS} versions and ${JOURNAL_ENTRIES} journal entries on ${kind}…`);
+  const storage = await target(kind, s3, 'journal');
+  try {
+    const versions = versionsToGenerate(JOURNAL_VERSIONS / VERSIONS_EACH, VERSIONS_EACH);
+    const summaries = await storage.fill(template, JOURNAL_VERSIONS);
+    const filled = performance.now();
+    await fillJournal(storage.open(), versions, JOURNAL_ENTRIES, JOURNAL_SPAN_MS, Date.now() - JOURNAL_QUIET_MS);
+    const fillMs = performance.now() - filled;
+    const latest = await new ChangeJournal(storage.open()).announce(versions[0]!.name, versions[0]!.version, Date.now() - JOURNAL_QUIET_MS / 2, 'lifecycle');
+    await writeGeneratedIndex(storage.open(), summaries, latest.time);
+    const registry = await measureRegistry(storage, JOURNAL_VERSIONS);
+    const poll = await measurePoll(storage, template, JOURNAL_VERSIONS);
+    const compaction = await measureCompaction(storage, template);
+    console.log(`    idle ${(registry.idleCore * 100).toFixed(2)} % of a core, idle poll ${poll.idle.ms.toFixed(1)} ms, compaction ${compaction.before} → ${compaction.after} entries in ${compaction.ms.toFixed(0)} ms`);
+    return { kind, entries: JOURNAL_ENTRIES, fillMs, registry, poll, compaction };
+  } finally {
+    await storage.remove();
+  }
+}
+
+/** The refresh of the maintaining catalog that compacts the journal: after one version published, its next index, and the pruning behind it. */
+async function measureCompaction(storage: Target, template: PackagedTemplate): Promise<CompactionFigures> {
+  const maintainer = new Catalog(storage.open(), { maintainsIndex: true, indexEvery: 1 });
+  await maintainer.refresh();
+  const files = new Map(template.files);
+  files.set('package.json', Buffer.from(JSON.stringify({ ...template.descriptor, name: 'catalog-compacted', version: '1.0.0' })));
+  await new Catalog(storage.open()).publish('catalog-compacted', '1.0.0', files);
+  const before = (await storage.open().listRecords('changes/')).length;
+  const started = performance.now();
+  await maintainer.refresh();
+  const ms = performance.now() - started;
+  return { ms, before, after: (await storage.open().listRecords('changes/')).length };
+}
 
 async function target(kind: Target['kind'], s3: BenchS3Server, name: string): Promise<Target> {
   const folder = await temporaryFolder(`catalog-${name}`);
@@ -352,5 +427,20 @@ function formatTable(rows: Row[], empties: Map<string, RegistryFigures>): string
     }),
     '',
     `Goals at 10,000 versions (at 50,000: twice these): ready ≤ ${GOALS.readyMs / 1000} s, idle ≤ ${GOALS.idleCore * 100} % of a core, first render ≤ ${GOALS.firstRenderMs} ms, ≤ ${GOALS.catalogBytesPerVersion / 1024} KB of catalog per version. The registry's RSS holds two catalogs (one per front thread).`,
+  ].join('\n');
+}
+
+function formatJournalTable(rows: JournalRow[]): string {
+  if (rows.length === 0) return '';
+  const met = (value: number, limit: number) => (value <= limit ? ' (met)' : ' (missed)');
+  return [
+    '| storage | versions | journal entries (written in) | ready | idle CPU, registry + hosts | catalog: load | idle poll | poll finding 1 version | compaction: entries before → after, refresh |',
+    '|---|---:|---:|---:|---:|---:|---|---|---|',
+    ...rows.map((row) => {
+      const { registry: r, poll: p, compaction: c } = row;
+      return `| ${row.kind} | ${JOURNAL_VERSIONS.toLocaleString('en-US')} | ${row.entries.toLocaleString('en-US')} (${(row.fillMs / 1000).toFixed(1)} s) | ${(r.readyMs / 1000).toFixed(2)} s | ${(r.idleCore * 100).toFixed(2)} %${met(r.idleCore, JOURNAL_GOALS.idleCore)} | ${p.loadMs.toFixed(0)} ms | ${p.idle.ms.toFixed(1)} ms${met(p.idle.ms, JOURNAL_GOALS.pollMs)}: ${p.idle.calls} | ${p.oneChange.ms.toFixed(1)} ms${met(p.oneChange.ms, JOURNAL_GOALS.pollMs)}: ${p.oneChange.calls} | ${c.before.toLocaleString('en-US')} → ${c.after.toLocaleString('en-US')}, ${(c.ms / 1000).toFixed(2)} s |`;
+    }),
+    '',
+    `Goals with ${JOURNAL_ENTRIES.toLocaleString('en-US')} journal entries: idle ≤ ${JOURNAL_GOALS.idleCore * 100} % of a core, a poll ≤ ${JOURNAL_GOALS.pollMs} ms.`,
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { StorageAdapter } from '../storage/storage-adapter';
+import { entryId, folderFor, idOfKey, keysOf, LOG } from './audit-keys';
 
 /** What changed: a version's life, or a tenant's and its tokens' (decisions §14). */
 export type AuditAction = 'publish' | 'unpublish' | 'deprecate' | 'tenant-create' | 'tenant-update' | 'token-create' | 'token-revoke' | 'name-transfer' | 'name-release';
@@ -39,14 +40,15 @@ export interface AuditPage {
   next?: string;
 }
 
-const FOLDER = 'audit/';
-/** Milliseconds since the epoch, zero-padded: keys sort in the order entries were recorded. */
-const TIME_DIGITS = 15;
+/** Records read at once while filling a page. */
+const PARALLEL_READS = 16;
 
 /**
  * The audit trail in storage, beside the components (so every replica writes to and reads the same
- * one): one record per entry under its own key (`audit/<time>-<random>`), never rewritten, so two
- * replicas appending at once never lose each other's entry, and the log reads in order by listing.
+ * one): one record per entry under its own key (audit-keys.ts), never rewritten, so two replicas
+ * appending at once never lose each other's entry, and the log reads in order by listing. Each
+ * entry is also written in its tenant's and its component's views, so that a narrowed page lists
+ * and reads that page, not the whole log.
  */
 export class AuditLog {
   readonly #storage: StorageAdapter;
@@ -57,28 +59,52 @@ export class AuditLog {
     this.#clock = clock;
   }
 
-  /** Appends one entry, stamped with the time now. */
+  /** Appends one entry, stamped with the time now, to the log and its views. */
   async append(entry: Omit<AuditEntry, 'time'>): Promise<AuditEntry> {
     const now = this.#clock();
     const recorded: AuditEntry = { time: new Date(now).toISOString(), ...entry };
-    const key = `${FOLDER}${String(now).padStart(TIME_DIGITS, '0')}-${randomBytes(6).toString('hex')}`;
-    await this.#storage.putRecord(key, Buffer.from(JSON.stringify(recorded)));
+    const content = Buffer.from(JSON.stringify(recorded));
+    await Promise.all(keysOf(entryId(now, randomBytes(6).toString('hex')), recorded).map((key) => this.#storage.putRecord(key, content)));
     return recorded;
   }
 
-  /** A page of entries in the order they were recorded, those of `query.tenant` or `query.component` only when given. */
+  /**
+   * A page of entries in the order they were recorded, those of `query.tenant` or `query.component`
+   * only when given: listed from that view, `limit` keys at a time. `next` is the log's key of the
+   * page's last entry, whichever view it was read from.
+   */
   async read(query: AuditQuery): Promise<AuditPage> {
-    const keys = await this.#storage.listRecords(FOLDER, query.after);
+    const folder = folderFor(query);
+    if (folder === undefined) return { entries: [] };
     const entries: AuditEntry[] = [];
-    for (const key of keys) {
-      const raw = await this.#storage.readRecord(key);
-      const entry = raw && parseEntry(raw);
-      if (!entry || !matches(entry, query)) continue;
-      entries.push(entry);
-      if (entries.length === query.limit) return { entries, next: key };
+    let after = query.after === undefined ? undefined : `${folder}${idOfKey(query.after, LOG)}`;
+    for (;;) {
+      const keys = await this.#storage.listRecords(folder, after, query.limit);
+      const read = await readAll(this.#storage, keys);
+      for (const [index, raw] of read.entries()) {
+        const entry = raw && parseEntry(raw);
+        if (!entry || !matches(entry, query)) continue;
+        entries.push(entry);
+        if (entries.length === query.limit) return { entries, next: `${LOG}${idOfKey(keys[index]!, folder)}` };
+      }
+      if (keys.length < query.limit) return { entries };
+      after = keys.at(-1);
     }
-    return { entries };
   }
+}
+
+/** The records under `keys`, in their order, a few read at once. */
+async function readAll(storage: StorageAdapter, keys: readonly string[]): Promise<Array<Buffer | undefined>> {
+  const read: Array<Buffer | undefined> = new Array(keys.length);
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < keys.length) {
+      const index = next++;
+      read[index] = await storage.readRecord(keys[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, keys.length) }, reader));
+  return read;
 }
 
 function matches(entry: AuditEntry, query: AuditQuery): boolean {
@@ -87,7 +113,8 @@ function matches(entry: AuditEntry, query: AuditQuery): boolean {
   return true;
 }
 
-function parseEntry(raw: Buffer): AuditEntry | undefined {
+/** An entry's JSON; undefined for a damaged record (skipped, not fatal). */
+export function parseEntry(raw: Buffer): AuditEntry | undefined {
   try {
     const entry = JSON.parse(raw.toString('utf8')) as AuditEntry;
     return typeof entry.time === 'string' && typeof entry.action === 'string' ? entry : undefined;

@@ -21,16 +21,25 @@ export interface CatalogOptions {
   onDropped?: (name: string, version: string) => void;
   /**
    * Whether this catalog writes the index (at its start when storage has none, then every
-   * `indexEvery` versions) and prunes the journal: one catalog per process (not front threads).
+   * `indexEvery` changes, or `indexMaxAgeMs` after the first change it does not hold) and prunes
+   * the journal: one catalog per process (not front threads).
    */
   maintainsIndex?: boolean;
-  /** Versions added since the newest index after which a new one is written. Default 1000. */
+  /** Changes read since the newest index (versions added, lifecycle changes) after which a new one is written. Default 1000. */
   indexEvery?: number;
-  /** Journal entries are kept this long behind the newest index. Default one hour. */
+  /** How long a change waits, at most, for an index that holds it (and for the pruning behind it). Default ten minutes. */
+  indexMaxAgeMs?: number;
+  /** Journal entries are kept this long behind the newest index. Default fifteen minutes. */
   journalRetentionMs?: number;
   /** The journal's clock (tests); `Date.now` by default. */
   clock?: () => number;
 }
+
+/**
+ * Journal entries are kept this long behind the newest index: a replica whose cursor fell further
+ * behind (storage out of reach) reloads the index. Every replica must judge with the same figure.
+ */
+const JOURNAL_RETENTION_MS = 15 * 60 * 1000;
 
 /** Versions read from storage at once, when listing it whole or reading a burst of publishes. */
 const PARALLEL_READS = 16;
@@ -40,7 +49,9 @@ const PARALLEL_READS = 16;
  * summaries) and the change journal since; a storage without an index (written by a registry that
  * had none) is listed and read whole, once, and indexed. Each refresh then lists the journal from
  * its cursor and reads only the versions it does not know: its cost follows the publishes, not the
- * size of the catalog. A version that cannot be read is skipped (decisions §12) and tried again at
+ * size of the catalog nor the length of the journal. The process's maintaining catalog writes a new
+ * index after `indexEvery` changes of either kind, or once the first change it does not hold is
+ * `indexMaxAgeMs` old, and prunes the journal behind it. A version that cannot be read is skipped (decisions §12) and tried again at
  * each refresh; it never stops the others from loading.
  *
  * Lifecycle changes (unpublish, deprecate; lifecycle-records.ts) come through the same journal: an
@@ -68,24 +79,30 @@ export class Catalog {
   readonly #formerPublishers = new Map<string, string | undefined>();
   readonly #maintainsIndex: boolean;
   readonly #indexEvery: number;
+  readonly #indexMaxAgeMs: number;
   readonly #retentionMs: number;
+  readonly #clock: () => number;
   /** The newest journal time read; undefined until the catalog is loaded. */
   #cursor: number | undefined;
   #loading: Promise<void> | undefined;
   /** The cursor of the newest index known to be in storage. */
   #indexCursor = 0;
-  #addedSinceIndex = 0;
+  /** Changes read since that index (versions added, lifecycle entries applied), and when the first of them was read. */
+  #changesSinceIndex = 0;
+  #firstChangeAt = 0;
 
   constructor(storage: StorageAdapter, options: CatalogOptions = {}) {
     this.#storage = storage;
-    this.#journal = new ChangeJournal(storage, options.clock);
+    this.#clock = options.clock ?? Date.now;
+    this.#journal = new ChangeJournal(storage, this.#clock);
     this.#lifecycles = new VersionLifecycles(storage);
     this.#onUnreadable = options.onUnreadable ?? (() => {});
     this.#onNotice = options.onNotice ?? (() => {});
     this.#onDropped = options.onDropped ?? (() => {});
     this.#maintainsIndex = options.maintainsIndex ?? false;
     this.#indexEvery = options.indexEvery ?? 1000;
-    this.#retentionMs = options.journalRetentionMs ?? 60 * 60 * 1000;
+    this.#indexMaxAgeMs = options.indexMaxAgeMs ?? 10 * 60 * 1000;
+    this.#retentionMs = options.journalRetentionMs ?? JOURNAL_RETENTION_MS;
   }
 
   /** Stored versions skipped because they cannot be read, at the last refresh. */
@@ -125,6 +142,7 @@ export class Catalog {
     await forEachAtOnce(lifecycle, PARALLEL_READS, async (entry) => {
       await this.#reloadLifecycle(entry.name, entry.version);
       this.#appliedLifecycle.set(entry.key, entry.time);
+      this.#countChange();
     });
     for (const [key, time] of this.#appliedLifecycle) if (time < newest - 2 * WINDOW_MS) this.#appliedLifecycle.delete(key);
     // Listed after the journal: an index written meanwhile may have pruned entries this reader had yet to see.
@@ -133,11 +151,25 @@ export class Catalog {
     if (newestIndex - this.#retentionMs > before - WINDOW_MS) await this.#reloadIndex();
     if (newestIndex > this.#indexCursor) {
       this.#indexCursor = newestIndex;
-      this.#addedSinceIndex = 0;
+      this.#changesSinceIndex = 0;
     }
     this.#cursor = Math.max(newest, this.#cursor!);
     await this.#retryUnreadable();
-    if (this.#maintainsIndex && this.#addedSinceIndex >= this.#indexEvery) await this.#writeIndex();
+    if (this.#maintainsIndex && this.#indexIsDue()) await this.#writeIndex();
+  }
+
+  /**
+   * Lifecycle changes count as versions do: a tenant that only deprecates and undoes still gets its
+   * entries compacted into an index and pruned, by their number or by the age of the first.
+   */
+  #indexIsDue(): boolean {
+    if (this.#changesSinceIndex === 0) return false;
+    return this.#changesSinceIndex >= this.#indexEvery || this.#clock() - this.#firstChangeAt >= this.#indexMaxAgeMs;
+  }
+
+  #countChange(): void {
+    if (this.#changesSinceIndex === 0) this.#firstChangeAt = this.#clock();
+    this.#changesSinceIndex += 1;
   }
 
   /**
@@ -319,7 +351,7 @@ export class Catalog {
     if (!summary) return false;
     if (!this.#versions.has(name, version)) {
       this.#versions.add([new ComponentVersion(summary, this.#storage)]);
-      this.#addedSinceIndex += 1;
+      this.#countChange();
     }
     return true;
   }
@@ -336,7 +368,7 @@ export class Catalog {
     try {
       await writeIndex(this.#storage, snapshot, replaced);
       this.#indexCursor = Math.max(this.#indexCursor, cursor);
-      this.#addedSinceIndex = 0;
+      this.#changesSinceIndex = 0;
       await this.#journal.prune(cursor - this.#retentionMs);
     } catch (error) {
       this.#onNotice(`the catalog index could not be written: ${(error as Error).message}`);

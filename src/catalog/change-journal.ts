@@ -13,6 +13,16 @@ const TIME_DIGITS = 15;
 export const WINDOW_MS = 60_000;
 
 /**
+ * Entries are grouped in folders of one window of time (`changes/<minute>/…`): a reader lists from
+ * its cursor less the window, so a poll lists the previous folder and the current one, however long
+ * the journal; a file system reads no other folder than those (see FileSystemStorage.listRecords).
+ */
+const BUCKET_MS = WINDOW_MS;
+
+/** Journal keys listed at once while pruning. */
+const PRUNE_CHUNK = 1000;
+
+/**
  * What an entry says changed: a version was stored (`version`), or its lifecycle records
  * (unpublished, deprecated; see lifecycle-records.ts) were written, which readers read again.
  */
@@ -30,11 +40,18 @@ export interface JournalEntry {
   kind: EntryKind;
 }
 
-const timeKey = (time: number): string => `${FOLDER}${String(Math.max(0, Math.floor(time))).padStart(TIME_DIGITS, '0')}`;
+const digits = (time: number): string => String(Math.max(0, Math.floor(time))).padStart(TIME_DIGITS, '0');
 
-/** `changes/<time>-<random>-<name>@<version>[~lifecycle]`: everything a reader needs is in the key, so a poll reads no record, only a listing. */
+/** `changes/<minute>/<time>`: where entries of `time` start; every key sorts by time. */
+const timeKey = (time: number): string => `${FOLDER}${digits(time - (time % BUCKET_MS))}/${digits(time)}`;
+
+/**
+ * `changes/<minute>/<time>-<random>-<name>@<version>[~lifecycle]`: everything a reader needs is in
+ * the key, so a poll reads no record, only a listing. Keys of a registry before the time folders
+ * (`changes/<time>-…`) are read too, until pruned.
+ */
 export function parseEntryKey(key: string): JournalEntry | undefined {
-  const match = /^changes\/(\d{15})-[0-9a-f]{8}-([a-z0-9-]+)@([^~]+)(~lifecycle)?$/.exec(key);
+  const match = /^changes\/(?:\d{15}\/)?(\d{15})-[0-9a-f]{8}-([a-z0-9-]+)@([^~]+)(~lifecycle)?$/.exec(key);
   return match ? { key, time: Number(match[1]), name: match[2]!, version: match[3]!, kind: match[4] ? 'lifecycle' : 'version' } : undefined;
 }
 
@@ -43,7 +60,7 @@ export function parseEntryKey(key: string): JournalEntry | undefined {
  * replicas publishing at once never write the same object and neither loses the other's entry.
  * Keys sort by the writer's time; a reader keeps the newest time it has seen (its cursor) and
  * lists, at each poll, only the keys from `cursor - WINDOW_MS` on: one listing, whatever the size of
- * the catalog, plus one read of each version it does not know yet.
+ * the catalog or the length of the journal, plus one read of each version it does not know yet.
  *
  * An entry can show up in a listing later than entries with later keys (its writer was slow, or
  * its clock behind). `announce` writes the entry before the version is stored, and `confirm`, once
@@ -66,7 +83,7 @@ export class ChangeJournal {
   async announce(name: string, version: string, time = this.#clock(), kind: EntryKind = 'version'): Promise<JournalEntry> {
     const key = `${timeKey(time)}-${randomBytes(4).toString('hex')}-${name}@${version}${kind === 'lifecycle' ? LIFECYCLE_SUFFIX : ''}`;
     await this.#storage.putRecord(key, Buffer.alloc(0));
-    return { key, time: Number(key.slice(FOLDER.length, FOLDER.length + TIME_DIGITS)), name, version, kind };
+    return parseEntryKey(key)!;
   }
 
   /**
@@ -95,10 +112,20 @@ export class ChangeJournal {
     return (await this.#storage.listRecords(FOLDER, startAfter)).map(parseEntryKey).filter((entry) => entry !== undefined);
   }
 
-  /** Deletes the entries older than `time` (the catalog's index holds what they said); answers how many. */
+  /**
+   * Deletes the entries older than `time` (the catalog's index holds what they said), oldest
+   * first, a chunk at a time: the listing stops at the first kept entry. Answers how many.
+   */
   async prune(time: number): Promise<number> {
-    const old = (await this.#storage.listRecords(FOLDER)).filter((key) => key < timeKey(time));
-    await this.#storage.deleteRecords(old);
-    return old.length;
+    const horizon = timeKey(time);
+    let removed = 0;
+    for (let after: string | undefined; ; ) {
+      const keys = await this.#storage.listRecords(FOLDER, after, PRUNE_CHUNK);
+      const old = keys.filter((key) => key < horizon);
+      await this.#storage.deleteRecords(old);
+      removed += old.length;
+      if (keys.length < PRUNE_CHUNK || old.length < keys.length) return removed;
+      after = keys.at(-1);
+    }
   }
 }

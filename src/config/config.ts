@@ -51,6 +51,8 @@ export interface RegistryConfig {
   pollIntervalSeconds: number;
   /** Hours after its publish during which the publishing tenant may unpublish a version (the administrator may at any time). */
   unpublishWindowHours: number;
+  /** Days the audit log keeps an entry (src/audit/audit-maintenance.ts); 0 keeps every entry. */
+  auditRetentionDays: number;
   /** sha256 (lowercase hex) of the administrator's token (src/config/admin-token.ts): it manages tenants and tokens (`/~admin/`) and may unpublish any version; none: no administrator. */
   adminTokenSha256: string | undefined;
   /** Development mode: error bodies may carry stack traces. */
@@ -105,6 +107,8 @@ export interface RegistryConfig {
     maxSlotsPerRequest: number;
     /** Bytes (characters) of nested answers one request from outside may pull through the front, in all. */
     maxNestedBytesPerRequest: number;
+    /** Lifecycle changes (unpublish, deprecate, its undoing) one tenant may make per clock minute, on all replicas together; a stored tenant's quota overrides it. */
+    lifecycleChangesPerMinute: number;
     /** Deadline of one call to the storage (S3); past it the request fails with STORAGE_UNAVAILABLE. */
     storageTimeoutMs: number;
     /** On SIGTERM, how long the replica keeps serving after `/readyz` turned 503, so load balancers stop sending it requests. */
@@ -132,6 +136,7 @@ export function defaultConfig(): RegistryConfig {
     tenants: { default: 'default', weights: {} },
     pollIntervalSeconds: 5,
     unpublishWindowHours: 72,
+    auditRetentionDays: 365,
     adminTokenSha256: undefined,
     development: false,
     logRequests: false,
@@ -165,6 +170,7 @@ export function defaultConfig(): RegistryConfig {
       maxExecutionsPerRequest: 100,
       maxSlotsPerRequest: 64,
       maxNestedBytesPerRequest: 20 * 1024 * 1024,
+      lifecycleChangesPerMinute: 60,
       storageTimeoutMs: 5000,
       drainDelayMs: 2000,
       drainTimeoutMs: 8000,

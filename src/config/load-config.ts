@@ -13,6 +13,7 @@ interface ConfigSettings {
   staticBaseUrl?: string;
   pollIntervalSeconds?: number;
   unpublishWindowHours?: number;
+  auditRetentionDays?: number;
   adminTokenSha256?: string;
   development?: boolean;
   logRequests?: boolean;
@@ -144,6 +145,7 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.staticBaseUrl !== undefined) config.staticBaseUrl = settings.staticBaseUrl.endsWith('/') ? settings.staticBaseUrl : `${settings.staticBaseUrl}/`;
   if (settings.pollIntervalSeconds !== undefined) config.pollIntervalSeconds = settings.pollIntervalSeconds;
   if (settings.unpublishWindowHours !== undefined) config.unpublishWindowHours = settings.unpublishWindowHours;
+  if (settings.auditRetentionDays !== undefined) config.auditRetentionDays = settings.auditRetentionDays;
   if (settings.adminTokenSha256 !== undefined) config.adminTokenSha256 = settings.adminTokenSha256;
   if (settings.development !== undefined) config.development = settings.development;
   if (settings.logRequests !== undefined) config.logRequests = settings.logRequests;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { link, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { TesseraError } from '../errors/errors';
@@ -9,10 +10,14 @@ import type { StorageSettings } from './storage-settings';
 
 /** A staging folder untouched this long belongs to a writer that is gone, whichever host it ran on. */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A record's folder removed under a writer (emptied by another) is made again this many times. */
+const PLACE_ATTEMPTS = 3;
+/** Records deleted at once: pruning an old journal deletes many small files. */
+const PARALLEL_DELETES = 16;
 
 /**
  * The embedded default storage: `<root>/components/<name>/<version>/…`, and the catalog's records
- * in `<root>/catalog/<folder>/<name>`. A version (or a record) is written into a
+ * in `<root>/catalog/<key>` (a key's folders are folders). A version (or a record) is written into a
  * staging folder and renamed into place, which is atomic on one file system and fails when the
  * target exists, so two concurrent publishes of one version cannot both win. Each process stages
  * under `.staging/<host>.<pid>/`, so that leftovers of one that was stopped mid-publish can be told
@@ -99,15 +104,25 @@ export class FileSystemStorage implements StorageAdapter {
     }
   }
 
-  /** Writes a record whole in the staging folder, then `place`s it (rename: replace; link: create only). */
+  /**
+   * Writes a record whole in the staging folder, then `place`s it (rename: replace; link: create only).
+   * Its folder is made again when another writer removed it, emptied, in between (see deleteRecords).
+   */
   async #placeRecord(key: string, content: Buffer, place: (from: string, to: string) => Promise<void>): Promise<void> {
     const target = this.#recordPath(key);
     const staged = path.join(this.#staging, `record-${randomUUID()}`);
     await mkdir(this.#staging, { recursive: true });
     try {
       await writeFile(staged, content);
-      await mkdir(path.dirname(target), { recursive: true });
-      await place(staged, target);
+      for (let attempt = 1; ; attempt++) {
+        await mkdir(path.dirname(target), { recursive: true });
+        try {
+          await place(staged, target);
+          break;
+        } catch (error) {
+          if (!isMissing(error) || attempt === PLACE_ATTEMPTS) throw error;
+        }
+      }
     } finally {
       // Renamed away, or left behind by a link or a failure.
       await rm(staged, { force: true });
@@ -123,20 +138,58 @@ export class FileSystemStorage implements StorageAdapter {
     }
   }
 
-  async listRecords(folder: string, startAfter?: string): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.#recordPath(folder));
-    } catch (error) {
-      if (isMissing(error)) return [];
-      throw error;
-    }
-    const keys = names.map((name) => `${folder}${name}`);
-    return (startAfter === undefined ? keys : keys.filter((key) => key > startAfter)).sort();
+  /**
+   * Keys under `folder`, its sub-folders' included, in key order (as an S3 listing gives them). A
+   * sub-folder whose keys all sort up to `startAfter` is skipped unread, so records grouped in folders
+   * by time (`changes/<minute>/…`, `audit/<day>/…`) are listed from a point on at the cost of what
+   * follows it; the walk stops at `limit` keys.
+   */
+  async listRecords(folder: string, startAfter?: string, limit = Infinity): Promise<string[]> {
+    const keys: string[] = [];
+    await this.#listUnder(folder, startAfter, limit, keys);
+    return keys;
   }
 
+  async #listUnder(prefix: string, startAfter: string | undefined, limit: number, keys: string[]): Promise<void> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(this.#recordPath(prefix), { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      throw error;
+    }
+    // A folder's keys go on with `/`: sorted as such, they fall where an S3 listing puts them.
+    const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+    for (const name of names) {
+      if (keys.length >= limit) return;
+      const key = `${prefix}${name}`;
+      if (!name.endsWith('/')) {
+        if (startAfter === undefined || key > startAfter) keys.push(key);
+      } else if (startAfter === undefined || key > startAfter || startAfter.startsWith(key)) {
+        await this.#listUnder(key, startAfter, limit, keys);
+      }
+    }
+  }
+
+  /** Deletes the records, a few at a time, then the folders they leave empty (a writer racing that makes its folder again). */
   async deleteRecords(keys: readonly string[]): Promise<void> {
-    for (const key of keys) await rm(this.#recordPath(key), { force: true });
+    let next = 0;
+    const deleter = async (): Promise<void> => {
+      while (next < keys.length) {
+        try {
+          await unlink(this.#recordPath(keys[next++]!));
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, keys.length) }, deleter));
+    const folders = new Set(keys.map((key) => path.dirname(this.#recordPath(key))));
+    for (const folder of folders) {
+      if (folder === this.#records) continue;
+      // Still holding records (ENOTEMPTY, EEXIST on some systems), or already gone: left as it is.
+      await rmdir(folder).catch(() => {});
+    }
   }
 
   /** A record's file; keys are the catalog's own (`changes/…`), never a request's, but none may leave the folder. */

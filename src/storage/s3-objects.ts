@@ -9,6 +9,9 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { isMissingObject, storageUnavailable, withDeadline } from './storage-fault';
 
+/** The most keys one listing call answers (S3's own page). */
+const LIST_PAGE = 1000;
+
 export interface ListedObject {
   key: string;
   lastModified: Date;
@@ -85,21 +88,24 @@ export class S3Objects {
 
   /**
    * Every object under `prefix` (paged through ListObjectsV2), or with `delimiter` the folders under
-   * it; with `startAfter`, only the keys sorting after it (the store skips the others itself).
+   * it; with `startAfter`, only the keys sorting after it (the store skips the others itself); with
+   * `limit`, the first that many objects only.
    */
-  async list(prefix: string, delimiter?: string, startAfter?: string): Promise<{ objects: ListedObject[]; folders: string[] }> {
+  async list(prefix: string, delimiter?: string, startAfter?: string, limit = Infinity): Promise<{ objects: ListedObject[]; folders: string[] }> {
     const objects: ListedObject[] = [];
     const folders: string[] = [];
     let token: string | undefined;
     do {
+      const MaxKeys = Number.isFinite(limit) ? Math.min(LIST_PAGE, limit - objects.length) : undefined;
       const page = await this.#call((abortSignal) =>
-        this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: prefix, Delimiter: delimiter, StartAfter: startAfter, ContinuationToken: token }), { abortSignal }),
+        this.#client.send(new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: prefix, Delimiter: delimiter, StartAfter: startAfter, ContinuationToken: token, MaxKeys }), { abortSignal }),
       );
       for (const item of page.Contents ?? []) if (item.Key) objects.push({ key: item.Key, lastModified: item.LastModified ?? new Date(0) });
       for (const item of page.CommonPrefixes ?? []) if (item.Prefix) folders.push(item.Prefix);
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      token = page.IsTruncated && objects.length < limit ? page.NextContinuationToken : undefined;
     } while (token);
-    return { objects, folders };
+    // A store that ignores MaxKeys answers no more for it.
+    return { objects: objects.slice(0, limit), folders };
   }
 
   /** Deletes what it can; used where a leftover is harmless (a publish that did not commit, old catalog records). */

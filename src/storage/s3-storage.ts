@@ -37,7 +37,7 @@ const PARALLEL_UPLOADS = 4;
  * - `<prefix>packages/<name>/<version>/<upload>/<file>`: the files, under a key no other publish uses;
  * - `<prefix>versions/<name>/<version>.json`: the commit marker, written last, once, naming the
  *   upload and each file's size and sha256;
- * - `<prefix>catalog/<folder>/<name>`: the catalog's records (its change journal and its index).
+ * - `<prefix>catalog/<key>`: the records beside the versions (the catalog's journal and index, tenants, quotas, the audit log).
  *
  * Readers look for the marker only, so a version appears whole or not at all; a publish that
  * never committed leaves files no reader finds (deleted on failure when the store still answers).
@@ -105,9 +105,9 @@ export class S3Storage implements StorageAdapter {
     return this.#objects.get(this.#recordKey(key));
   }
 
-  async listRecords(folder: string, startAfter?: string): Promise<string[]> {
+  async listRecords(folder: string, startAfter?: string, limit?: number): Promise<string[]> {
     const root = this.#recordKey('');
-    const { objects } = await this.#objects.list(this.#recordKey(folder), undefined, startAfter === undefined ? undefined : this.#recordKey(startAfter));
+    const { objects } = await this.#objects.list(this.#recordKey(folder), undefined, startAfter === undefined ? undefined : this.#recordKey(startAfter), limit);
     return objects.map((object) => object.key.slice(root.length));
   }
 

@@ -21,7 +21,7 @@ export interface StorageAdapter {
   writeVersion(name: string, version: string, files: ReadonlyMap<string, Buffer>): Promise<void>;
   /**
    * Records beside the versions (the catalog's change journal and index, src/catalog; the audit
-   * trail, src/audit), under keys of one folder and a name (`changes/<name>`). A record is written
+   * trail, src/audit), under keys of folders and a name (`changes/<minute>/<name>`). A record is written
    * whole: a reader sees all of it or none of it.
    */
   putRecord(key: string, content: Buffer): Promise<void>;
@@ -32,8 +32,12 @@ export interface StorageAdapter {
   createRecord(key: string, content: Buffer): Promise<boolean>;
   /** A record, or undefined when there is none under `key`. */
   readRecord(key: string): Promise<Buffer | undefined>;
-  /** Keys of the records in `folder` (`changes/`) that sort after `startAfter` (all when absent), ascending. */
-  listRecords(folder: string, startAfter?: string): Promise<string[]>;
+  /**
+   * Keys of the records under `folder` (`changes/`), its sub-folders' included, that sort after
+   * `startAfter` (all when absent), ascending; the first `limit` only when given. Records grouped in
+   * sub-folders by time are listed from a point on without the cost of what comes before it.
+   */
+  listRecords(folder: string, startAfter?: string, limit?: number): Promise<string[]>;
   /** Deletes records; one already gone is no error. */
   deleteRecords(keys: readonly string[]): Promise<void>;
   /** Removes what writes interrupted by a stopped process left behind; run at start. Answers how many it removed. */

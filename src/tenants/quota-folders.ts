@@ -6,3 +6,7 @@ export const versionsLedgerFolder = (tenant: string, component: string): string 
 
 /** The clock hour (UTC) a publish at `time` counts in: `2026-01-31T09`. */
 export const hourOf = (time: number): string => new Date(time).toISOString().slice(0, 13);
+export const lifecycleTicketsFolder = (tenant: string): string => `quota/${tenant}/lifecycle/`;
+
+/** The clock minute (UTC) a lifecycle change at `time` counts in: `2026-01-31T0915`. */
+export const minuteOf = (time: number): string => new Date(time).toISOString().slice(0, 16).replace(':', '');

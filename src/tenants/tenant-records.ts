@@ -15,6 +15,8 @@ export interface TenantQuotas {
   versionsPerComponent?: number;
   /** Publishes it may make within one clock hour (UTC). */
   publishesPerHour?: number;
+  /** Lifecycle changes (unpublish, deprecate, its undoing) it may make within one clock minute (UTC); the registry's `limits.lifecycleChangesPerMinute` when absent. */
+  lifecycleChangesPerMinute?: number;
 }
 
 export const QUOTA_NAMES = ['storageBytes', 'versionsPerComponent', 'publishesPerHour'] as const;

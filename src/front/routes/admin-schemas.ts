@@ -9,7 +9,7 @@ export const MAX_WEIGHT = 1000;
 export const quotasSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { storageBytes: COUNT, versionsPerComponent: COUNT, publishesPerHour: COUNT },
+  properties: { storageBytes: COUNT, versionsPerComponent: COUNT, publishesPerHour: COUNT, lifecycleChangesPerMinute: { type: 'integer', minimum: 1 } },
 } as const;
 
 const tenantSettings = {
@@ -108,7 +108,7 @@ export const auditQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    after: { type: 'string', pattern: '^audit/[0-9a-z-]+$', maxLength: 100 },
+    after: { type: 'string', pattern: '^audit/([0-9]{4}-[0-9]{2}-[0-9]{2}/)?[0-9a-f-]+$', maxLength: 100 },
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
     tenant: NAME,
     component: { type: 'string', maxLength: 256 },

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { errorReply } from '../error-body';
 import { assertNotRevoked, authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
+import { limitLifecycleChange } from '../lifecycle/lifecycle-rate-limit';
 import { recordChange } from '../lifecycle/record-change';
 import { deprecateDoc } from '../openapi/lifecycle-route-docs';
 import type { RegistryServices } from '../registry-services';
@@ -26,6 +27,7 @@ export function registerDeprecate(app: FastifyInstance, services: RegistryServic
       const message = undo ? undefined : messageOf(request.body);
       const component = await exactVersion(services, name, version);
       const actor = await authorize(who, component, 'deprecate', services, Date.now());
+      await limitLifecycleChange(services, actor);
       const deprecation = message === undefined ? undefined : { message, date: new Date().toISOString() };
       await services.catalog.deprecate(name, version, deprecation);
       await recordChange(services, request, { action: 'deprecate', name, version, actor, details: deprecation ? { message } : { deprecated: false } });

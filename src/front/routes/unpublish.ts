@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TesseraError } from '../../errors/errors';
 import { errorReply } from '../error-body';
 import { assertNotRevoked, authenticate, authorize, exactVersion } from '../lifecycle/lifecycle-permission';
+import { limitLifecycleChange } from '../lifecycle/lifecycle-rate-limit';
 import { recordChange } from '../lifecycle/record-change';
 import { tenantOf } from '../../catalog/tenant-of';
 import { releaseVersionQuota } from '../../tenants/release-version-quota';
@@ -25,6 +26,7 @@ export function registerUnpublish(app: FastifyInstance, services: RegistryServic
       const component = await exactVersion(services, name, version);
       const now = Date.now();
       const actor = await authorize(who, component, 'unpublish', services, now);
+      await limitLifecycleChange(services, actor);
       // Decided once in storage: of requests racing to unpublish it, the others find it gone.
       if (!(await services.catalog.unpublish(name, version, { date: new Date(now).toISOString(), tenant: actor.tenant }))) {
         throw new TesseraError('GONE', `${name}@${version} was unpublished meanwhile by another request.`);
