@@ -1,7 +1,7 @@
 import { parseAcceptLanguage } from './accept-language';
-import { stringHeader } from './call-values';
+import { stringHeader, type RequestHeaders } from './call-values';
 import { cookiesHeldBy, headersForComponent } from './component-cookies';
-import type { RenderMode, RequestHeaders } from './render';
+import type { RenderMode } from './render-mode';
 
 /** What one execution is told of its request (workers/isolate-prelude.ts reads it). */
 export interface ExecutionRequest {

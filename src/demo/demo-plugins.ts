@@ -1,0 +1,14 @@
+import type { RegistryConfig } from '../config/config';
+import { formatPricePlugin } from './format-price-plugin';
+
+/** The plugins the demo components declare: a registry serving the demo offers them. */
+const DEMO_PLUGINS = [formatPricePlugin];
+
+/**
+ * Adds the demo's plugins to a configuration (`tessera start --with-demo`); a plugin the
+ * configuration already has under the same name stands, as a configured plugin always replaces one
+ * of the registry's.
+ */
+export function addDemoPlugins(config: RegistryConfig): void {
+  for (const plugin of DEMO_PLUGINS) if (!config.plugins.some((configured) => configured.name === plugin.name)) config.plugins.push(plugin);
+}
