@@ -3,6 +3,7 @@ import { hardenIntrinsics } from './harden-intrinsics';
 import { installPrelude, MESSAGE_ANSWERED, MESSAGE_CALL, type PreludeLimits } from './isolate-prelude';
 import { latestRss, WATCH_EVERY_MS, type WatchedIsolate } from './memory-watchdog';
 import { IdTable } from '../src/sandbox/id-table';
+import { COOKIE_BOUNDS } from '../src/sandbox/tenancy-policy';
 import { MAX_BRIDGE_PAYLOAD_CHARS, type BridgeOp, type ComponentCode, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** Sends a bridge call of one of this isolate's live executions to the front; answers its JSON. */
@@ -36,6 +37,7 @@ const preludeLimits = (limits: SandboxLimits): PreludeLimits => ({
   maxPayloadChars: MAX_BRIDGE_PAYLOAD_CHARS,
   maxNestedBatch: limits.maxNestedBatch,
   maxNestedRenders: limits.maxNestedRenders,
+  cookies: COOKIE_BOUNDS,
 });
 
 /** The answer of an execution that was cancelled: the host sends nothing for it. */

@@ -9,6 +9,7 @@
  */
 
 import type { VersionConstants } from '../src/sandbox/protocol';
+import type { CookieBounds } from '../src/sandbox/tenancy-policy';
 
 /** The synchronous bridge (plugins) as seen from inside the isolate (an isolated-vm Reference). */
 interface HostBridge {
@@ -38,6 +39,8 @@ export interface PreludeLimits {
   maxNestedBatch: number;
   /** The most nested renders one execution may ask for, rendered or not. */
   maxNestedRenders: number;
+  /** What a component's cookies, and its tenant's components' together, may hold in a visitor's browser. */
+  cookies: CookieBounds;
 }
 
 /**
@@ -126,21 +129,16 @@ export function installPrelude(global: any, bridge: HostBridge, deliver: HostDel
   const templates = parse(stringify(version.templates));
   const MAX_MESSAGE_CHARS = 1000;
   const MAX_HEADERS = 50;
-  // Cookies go into the one jar every tenant of the origin shares, and come back with every request
-  // to it, which the registry reads up to 16 KB of headers: a component filling the jar would break
-  // every tenant for that visitor, on every route, for as long as its cookies live. So a component's
-  // cookies are bounded where the visitor keeps them (the names and bytes the request says it holds,
-  // plus what this answer sets): at most 8 names and 4 KB together, and one answer sets at most as
-  // much. Bytes are counted as the browser keeps a cookie: `oc.<component>.<name>=<URI-encoded value>`.
-  const MAX_COOKIES = 8;
-  const MAX_COOKIE_BYTES = 4096;
-  const MAX_COOKIES_BYTES = 4096;
-  // A tenant may publish many components: together its components' cookies in the visitor's jar
-  // hold at most this, whatever the number of components (the request says what its others hold).
-  const MAX_TENANT_COOKIES_BYTES = 8192;
-  // A browser keeps a bounded number of cookies per host (Chromium 180, then it evicts the least
-  // recently used, whoever set them): one tenant's components together keep few of them.
-  const MAX_TENANT_COOKIES = 16;
+  // Cookies go into the one jar every tenant of the origin shares: a component's cookies, and its
+  // tenant's components' together, are bounded where the visitor keeps them (the names and bytes the
+  // request says it holds, plus what this answer sets), and one answer sets at most a component's
+  // share. Bytes are counted as the browser keeps a cookie: `oc.<component>.<name>=<URI-encoded value>`.
+  // The bounds, their reasons and the attacks they answer: src/sandbox/tenancy-policy.ts.
+  const MAX_COOKIES = limits.cookies.componentNames;
+  const MAX_COOKIE_BYTES = limits.cookies.cookieBytes;
+  const MAX_COOKIES_BYTES = limits.cookies.componentBytes;
+  const MAX_TENANT_COOKIES_BYTES = limits.cookies.tenantBytes;
+  const MAX_TENANT_COOKIES = limits.cookies.tenantNames;
   const SCOPE_CHARS = `oc.${version.cookieScope}.`.length;
   const encodeCookieValue = encodeURIComponent;
   const MAX_NAME_CHARS = 256;

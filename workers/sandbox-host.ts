@@ -21,6 +21,7 @@ import { framedSocket } from '../src/sandbox/framed-socket';
 import { IdTable } from '../src/sandbox/id-table';
 import { KnownPlans } from '../src/sandbox/leased-plans';
 import { Outbox } from '../src/sandbox/outbox';
+import { TENANCY_POLICY } from '../src/sandbox/tenancy-policy';
 import { NEED_CODE, type BridgeCallMessage, type BridgeOp, type ExecuteMessage, type FrontMessage, type HostMessage, type LeaseEnd, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
@@ -278,9 +279,10 @@ setInterval(() => {
   void warm.measure();
 }, HOUSEKEEPING_MS);
 
-// An isolate past twice its memory limit is stopped wherever its code is, built-ins included; a host
-// still running a lost isolate ends before it passes its own limit (its owner starts another).
-watchMemory(() => warm.isolates(), 2 * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
+// An isolate past its memory limit times the watchdog's factor is stopped wherever its code is,
+// built-ins included; a host still running a lost isolate ends before it passes its own limit (its
+// owner starts another).
+watchMemory(() => warm.isolates(), TENANCY_POLICY.memoryWatchdogFactor.value * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
   if (!lostAnIsolate) return;
   process.stderr.write('The sandbox host ends: an isolate V8 could not stop holds memory past the host limit.\n');
   process.kill(process.pid, 'SIGKILL');

@@ -1,5 +1,6 @@
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
+import { TENANCY_POLICY } from './tenancy-policy';
 
 /**
  * One admission gate per component (all its versions): at most `capacity` of its executions run
@@ -27,8 +28,8 @@ export class ComponentGates {
   constructor(capacity: number, maxQueue: number) {
     this.#capacity = capacity;
     this.#maxQueue = maxQueue;
-    this.#foreignCap = Math.max(1, Math.floor(capacity / 2));
-    this.#perForeignCap = Math.max(1, Math.floor(capacity / 4));
+    this.#foreignCap = Math.max(1, Math.floor(capacity * TENANCY_POLICY.foreignShareOfComponent.value));
+    this.#perForeignCap = Math.max(1, Math.floor(capacity * TENANCY_POLICY.foreignShareOfComponentPerTenant.value));
   }
 
   /**

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { TesseraError } from '../errors/errors';
 import { ComponentGates } from './component-gates';
 import { Quarantine, type QuarantineScope } from './quarantine';
+import { TENANCY_POLICY } from './tenancy-policy';
 import { TenantShares } from './tenant-shares';
 import type { RequestBudget } from './request-budget';
 import { connectHost, forkHost } from './host-link';
@@ -23,11 +24,13 @@ const RESTART_PAUSE_MS = 1000;
  * less CPU each (bench/FINDINGS.md); a component whose isolate is busy without a break spreads earlier.
  */
 const SPREAD_AT = 32;
-/**
- * Losses (an isolate V8 lost, an execution its host never answered, a host past its memory) of one
- * component within a minute that refuse it for a minute; of one tenant's components together, all of them.
- */
-const QUARANTINE = { componentLosses: 3, tenantLosses: 10, windowMs: 60_000, forMs: 60_000 };
+/** Losses of one component, or of one tenant's components together, that refuse them for a while (tenancy-policy.ts). */
+const QUARANTINE = {
+  componentLosses: TENANCY_POLICY.quarantineComponentLosses.value,
+  tenantLosses: TENANCY_POLICY.quarantineTenantLosses.value,
+  windowMs: TENANCY_POLICY.quarantineWindowMs.value,
+  forMs: TENANCY_POLICY.quarantineForMs.value,
+};
 
 /** What the pool reports as it happens (the metrics count them). */
 export interface SandboxEvents {
@@ -231,8 +234,8 @@ export class SandboxPool {
   constructor(options: SandboxPoolOptions) {
     this.#options = options;
     const capacity = options.hosts * options.concurrentPerHost;
-    // Nested renders may borrow half as many slots again on top, so nesting keeps working under load.
-    this.#shares = new TenantShares(capacity, options.maxQueue, Math.ceil(capacity / 2), options.weightOf);
+    // Nested renders may borrow slots on top, so nesting keeps working under load.
+    this.#shares = new TenantShares(capacity, options.maxQueue, Math.ceil(capacity * TENANCY_POLICY.nestedHeadroom.value), options.weightOf);
     this.#componentGates = new ComponentGates(options.maxConcurrentPerComponent, options.maxQueue);
     this.#hostEvents = {
       ready: (host) => {
