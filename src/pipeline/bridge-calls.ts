@@ -1,6 +1,6 @@
 import type { RegistryPlugin } from '../config/config';
 import { TesseraError } from '../errors/errors';
-import type { BridgeRequest } from '../sandbox/sandbox-pool';
+import type { BridgeRequest } from '../sandbox/execution-job';
 import { isPlainObject, stringHeaders } from './call-values';
 import { headersFromParent } from './component-cookies';
 import type { BridgeLog } from './nested-render-log';
