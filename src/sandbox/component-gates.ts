@@ -56,9 +56,9 @@ export class ComponentGates {
   /**
    * Takes one of the component's slots at once, or throws OVERLOADED: a nested render never waits.
    * `foreignPayer`: the tenant paying for it, when not the component's own. Other tenants' requests
-   * hold at most half the component's slots together, and each such tenant's a quarter: another
-   * tenant's fan-out, or several, never take every slot the component's own visitors need, and one
-   * never takes all those the others may use.
+   * hold at most a share of the component's slots together, and each such tenant's a smaller one
+   * (tenancy-policy.ts): another tenant's fan-out, or several, never take every slot the component's
+   * own visitors need, and one never takes all those the others may use.
    */
   enterNow(component: string, foreignPayer?: string): void {
     const entry = this.#use(component);
