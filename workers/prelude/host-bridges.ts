@@ -1,4 +1,4 @@
-import type { IsolateMessageKinds } from '../isolate-messages';
+import type { IsolateMessage, IsolateMessageKinds } from '../isolate-messages';
 import type { CodedFailures } from './coded-failures';
 import type { Intrinsics } from './intrinsics';
 
@@ -39,7 +39,7 @@ export function hostBridges(intrinsics: Intrinsics, bridge: HostBridge, deliver:
   // one each. They are sent by a microtask of the same task, and the host holds an answer until its
   // task ends in any case (see workers/isolate-entries.ts), so no answer stands any sooner or later.
   // One list keeps their order: an answer given before a call of the same execution reaches the host first.
-  let posted: unknown[][] = [];
+  let posted: IsolateMessage[] = [];
   const promiseThen = PromiseCtor.prototype.then;
   const settled = PromiseCtor.resolve();
   const sendPosted = (): void => {
@@ -48,7 +48,7 @@ export function hostBridges(intrinsics: Intrinsics, bridge: HostBridge, deliver:
     posted = [];
     deliver.applyIgnored(undefined, [messages], { arguments: { copy: true } });
   };
-  const post = (message: unknown[]): void => {
+  const post = (message: IsolateMessage): void => {
     if (posted.push(message) === 1) promiseThen.call(settled, sendPosted);
   };
 
