@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { median, type LoadResult } from './load';
+import { median } from './load';
+import type { LoadResult } from './load-options';
 import type { BenchSettings, MemoryReport, ScenarioReport, ThroughputRow } from './scenario';
 
 export interface Machine {

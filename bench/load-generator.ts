@@ -3,7 +3,7 @@
  * generator never competes with the server under test for an event loop.
  */
 import autocannon from 'autocannon';
-import type { LoadOptions, LoadResult } from './load';
+import type { LoadOptions, LoadResult } from './load-options';
 
 process.once('message', (options: LoadOptions) => {
   autocannon({

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
 import { describeMachine, formatMethod, formatReport } from './format-report';
-import type { LoadGeneratorName } from './load';
+import type { LoadGeneratorName } from './load-options';
 import { recordResults } from './record-results';
 import { startRegistryServer, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
 import { againstOcScenario } from './scenarios/against-oc';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { measureInRounds, type LoadGeneratorName, type LoadOptions, type LoadResult } from './load';
+import { measureInRounds } from './load';
+import type { LoadGeneratorName, LoadOptions, LoadResult } from './load-options';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { NODE_FLAGS } from '../src/node-flags';
 import type { BaselineServerOptions } from './servers/baseline-server';

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { temporaryFolder } from './bench-storage';
-import type { LoadOptions, LoadResult } from './load';
+import type { LoadOptions, LoadResult } from './load-options';
 
 const execFileAsync = promisify(execFile);
 

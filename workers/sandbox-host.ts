@@ -13,7 +13,9 @@
  */
 import '../src/enable-compile-cache';
 import net from 'node:net';
-import { CANCELLED, TIMEOUT_FAILURE, type BridgeForwarder, type ComponentIsolate } from './component-isolate';
+import type { ComponentIsolate } from './component-isolate';
+import { CANCELLED, ENDED, TIMEOUT_FAILURE } from './isolate-answers';
+import type { BridgeForwarder } from './isolate-bridge';
 import { watchMemory } from './memory-watchdog';
 import { HostLease } from './host-lease';
 import { WarmIsolates } from './warm-isolates';
@@ -21,6 +23,7 @@ import { framedSocket } from '../src/sandbox/framed-socket';
 import { IdTable } from '../src/sandbox/id-table';
 import { KnownPlans } from '../src/sandbox/leased-plans';
 import { Outbox } from '../src/sandbox/outbox';
+import { TENANCY_POLICY } from '../src/sandbox/tenancy-policy';
 import { NEED_CODE, type BridgeCallMessage, type BridgeOp, type ExecuteMessage, type FrontMessage, type HostMessage, type LeaseEnd, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
@@ -65,14 +68,14 @@ let draining = false;
 
 const forward: BridgeForwarder = (local, op, payload) => {
   const running = executions.get(local);
-  if (!running) return Promise.resolve('{"ok":false,"ended":true}');
+  if (!running) return Promise.resolve(ENDED);
   const lease = op === 'render' ? running.lease : undefined;
   if (lease === undefined) return toFront(running, op, payload);
   const child = runChild(running, lease, payload);
   if (child) return child;
   // A render the lease does not cover: the lease ends first, and the first such call tells the front.
   const first = !lease.ending;
-  return lease.end().then((end) => (executions.get(local) !== running ? '{"ok":false,"ended":true}' : toFront(running, op, payload, first ? end : undefined)));
+  return lease.end().then((end) => (executions.get(local) !== running ? ENDED : toFront(running, op, payload, first ? end : undefined)));
 };
 
 /** Sends an execution's bridge call to its front; answers the front's answer. */
@@ -155,7 +158,7 @@ function execute(front: Front, message: ExecuteMessage): void {
   // Its time limit counts from now, building its version included, as the front's deadline does:
   // past it the execution is answered, and the build goes on for the executions that wait on it.
   const arrived = performance.now();
-  running.deadline = setTimeout(() => finish(local, running, TIMEOUT_FAILURE), message.timeoutMs);
+  running.deadline = setTimeout(() => finish(local, running, TIMEOUT_FAILURE.json), message.timeoutMs);
   void warm.get(message.component, message.key, message.code).then((built) => {
     if (executions.get(local) !== running) return; // cancelled, or past its deadline, while its context was being built
     clearTimeout(running.deadline);
@@ -243,7 +246,7 @@ function disconnected(front: Front): void {
   for (const [call, pending] of bridgeCalls) {
     if (pending.front !== front) continue;
     bridgeCalls.delete(call);
-    pending.resolve('{"ok":false,"ended":true}');
+    pending.resolve(ENDED);
   }
   endIfDrained();
 }
@@ -278,9 +281,10 @@ setInterval(() => {
   void warm.measure();
 }, HOUSEKEEPING_MS);
 
-// An isolate past twice its memory limit is stopped wherever its code is, built-ins included; a host
-// still running a lost isolate ends before it passes its own limit (its owner starts another).
-watchMemory(() => warm.isolates(), 2 * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
+// An isolate past its memory limit times the watchdog's factor is stopped wherever its code is,
+// built-ins included; a host still running a lost isolate ends before it passes its own limit (its
+// owner starts another).
+watchMemory(() => warm.isolates(), TENANCY_POLICY.memoryWatchdogFactor.value * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
   if (!lostAnIsolate) return;
   process.stderr.write('The sandbox host ends: an isolate V8 could not stop holds memory past the host limit.\n');
   process.kill(process.pid, 'SIGKILL');

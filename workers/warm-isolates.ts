@@ -1,4 +1,5 @@
-import { ComponentIsolate, type BridgeForwarder } from './component-isolate';
+import { ComponentIsolate } from './component-isolate';
+import type { BridgeForwarder } from './isolate-bridge';
 import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
 
 /**

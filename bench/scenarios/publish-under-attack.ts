@@ -4,7 +4,8 @@ import { packTarball } from '../../src/packager/pack-tarball';
 import { packageComponent, type PackagedComponent } from '../../src/packager/package-component';
 import { demoComponent, packageInto, temporaryFolder } from '../bench-storage';
 import { megabytes } from '../format-report';
-import { combine, median, runLoad, type LoadResult } from '../load';
+import { combine, median, runLoad } from '../load';
+import type { LoadResult } from '../load-options';
 import { processRss } from '../process-tree';
 import { probe, startRegistryServer, type Scenario } from '../scenario';
 

@@ -4,7 +4,8 @@ import { packageComponent } from '../../src/packager/package-component';
 import { TAR_END, tarEntries } from '../../src/packager/pack-tarball';
 import { BIG_TENANT, largePackage } from '../../test/helpers/large-package';
 import { demoComponent, packageInto, temporaryFolder } from '../bench-storage';
-import { combine, median, runLoad, type LoadResult } from '../load';
+import { combine, median, runLoad } from '../load';
+import type { LoadResult } from '../load-options';
 import { probe, startRegistryServer, type Scenario } from '../scenario';
 
 /** The loaded component: another tenant's small one. */

@@ -1,22 +1,6 @@
 import type { Oc } from './oc-global';
 import type { TemplateTypes } from './template-types';
 import { isMountingView } from './templates/mounting-view';
-import type { ViewProps } from './types';
-
-/**
- * What a server render of oc-template-esm or oc-template-react writes after its markup
- * (src/templates/hydration-unit.js), handed to `oc.hydrate` by the script that follows the markup.
- */
-export interface HydrationUnit {
-  type: string;
-  key: string;
-  /** The component's `template.js`. */
-  src?: string;
-  /** `hydrate` the server's markup, or `mount` into the empty element (OC's esm form, rendered only in browsers). */
-  mode: 'hydrate' | 'mount';
-  /** The props the server rendered with: the first browser render must be the same. */
-  props: ViewProps;
-}
 
 /**
  * `oc.hydrate(root, unit)`: makes server-rendered markup live. Runs wherever the markup is: in the

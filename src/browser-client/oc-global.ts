@@ -1,6 +1,5 @@
 import type { EventBus } from './event-bus';
-import type { HydrationUnit } from './hydrate';
-import type { External, NodeCallback, TemplateInfo } from './types';
+import type { External, HydrationUnit, NodeCallback, TemplateInfo } from './types';
 
 /** `oc.conf`, set by the page before the client loads (OC's names, so existing pages keep working). */
 export interface OcConf {

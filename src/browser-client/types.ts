@@ -43,3 +43,18 @@ export interface ComponentAnswer {
 }
 
 export type NodeCallback<T> = (error: unknown, result?: T) => void;
+
+/**
+ * What a server render of oc-template-esm or oc-template-react writes after its markup
+ * (src/templates/hydration-unit.js), handed to `oc.hydrate` by the script that follows the markup.
+ */
+export interface HydrationUnit {
+  type: string;
+  key: string;
+  /** The component's `template.js`. */
+  src?: string;
+  /** `hydrate` the server's markup, or `mount` into the empty element (OC's esm form, rendered only in browsers). */
+  mode: 'hydrate' | 'mount';
+  /** The props the server rendered with: the first browser render must be the same. */
+  props: ViewProps;
+}

@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { formatPricePlugin } from './format-price-plugin';
 
 /** A registry plugin: a host-side function that components declaring it in `oc.plugins` may call. */
 export interface RegistryPlugin {
@@ -131,7 +130,7 @@ export function defaultConfig(): RegistryConfig {
     storagePath: './data',
     staticBaseUrl: undefined,
     env: { name: 'local' },
-    plugins: [formatPricePlugin],
+    plugins: [],
     publishTokens: [],
     tenants: { default: 'default', weights: {} },
     pollIntervalSeconds: 5,

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RenderMode } from '../pipeline/render';
+import type { RenderMode } from '../pipeline/render-mode';
 
 /** `q=0` (or 0.0…): the client says it does NOT accept the type. */
 const NOT_ACCEPTABLE = /;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)/i;

@@ -1,5 +1,5 @@
 import type { RegistryConfig } from '../config/config';
-import type { SharedHost } from '../sandbox/sandbox-pool';
+import type { SharedHost } from '../sandbox/host-sharing';
 
 /** What a front thread is started with (structured-cloned: plain data only). */
 export interface FrontThreadData {

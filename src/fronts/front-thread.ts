@@ -5,7 +5,7 @@
 import '../enable-compile-cache';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRegistry, type Registry } from '../registry';
-import type { SharedHost } from '../sandbox/sandbox-pool';
+import type { SharedHost } from '../sandbox/host-sharing';
 import type { FrontThreadData } from './front-thread-data';
 import type { MetricsJson } from '../metrics/registry-metrics';
 import { PortCalls, type MessageEnd } from './port-calls';

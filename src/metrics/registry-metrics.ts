@@ -1,7 +1,8 @@
 import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { ERRORS, TesseraError } from '../errors/errors';
 import { CounterTally, HistogramTally, type CounterCell, type HistogramCell } from './tallies';
-import type { SandboxEvents, SandboxPool, SandboxStats } from '../sandbox/sandbox-pool';
+import type { SandboxEvents, SandboxStats } from '../sandbox/pool-options';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
 
 /** One registry's metrics as prom-client hands them over (`getMetricsAsJSON`): what front threads exchange. */
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];

@@ -1,8 +1,9 @@
 import type { RegistryPlugin } from '../config/config';
 import { TesseraError } from '../errors/errors';
-import type { BridgeRequest } from '../sandbox/sandbox-pool';
+import type { BridgeRequest } from '../sandbox/execution-job';
 import { isPlainObject, stringHeaders } from './call-values';
 import { headersFromParent } from './component-cookies';
+import type { BridgeLog } from './nested-render-log';
 import type { RenderPipeline } from './render';
 
 interface NestedRenderPayload {
@@ -11,15 +12,6 @@ interface NestedRenderPayload {
   parameters?: unknown;
   headers?: unknown;
   baseUrl: string;
-}
-
-/** Writes one structured log line (the registry's logger). */
-export type LogLine = (fields: Record<string, unknown>, message: string) => void;
-
-/** Where nested renders are logged: failures always, successes only with the access log on. */
-export interface BridgeLog {
-  failed: LogLine;
-  rendered?: LogLine;
 }
 
 /**

@@ -1,5 +1,8 @@
 /** Reading values that crossed from an isolate (a nested render's call) or came with a request. */
 
+/** A request's headers as HTTP gives them: lowercase names, a repeated header's values in an array. */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
 export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The headers a parent passes to its child: string values only, whatever crossed (the prelude refuses others). */

@@ -1,4 +1,4 @@
-import type { RequestHeaders } from './render';
+import type { RequestHeaders } from './call-values';
 
 /**
  * Cookies of many tenants on one origin (decisions §11). The registry sends a cookie that component

@@ -1,9 +1,9 @@
 import { parseAcceptLanguage } from './accept-language';
-import { stringHeader } from './call-values';
+import { stringHeader, type RequestHeaders } from './call-values';
 import { cookiesHeldBy, headersForComponent } from './component-cookies';
-import type { RenderMode, RequestHeaders } from './render';
+import type { RenderMode } from './render-mode';
 
-/** What one execution is told of its request (workers/isolate-prelude.ts reads it). */
+/** What one execution is told of its request (workers/prelude/build-ctx.ts reads it). */
 export interface ExecutionRequest {
   /** The component's cookie scope (src/catalog/component-version.ts): which of the visitor's cookies are its own. */
   cookieScope: string;

@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog';
 import type { ComponentVersion } from '../catalog/component-version';
 import { tenantOf } from '../catalog/tenant-of';
 import type { RegistryConfig } from '../config/config';
-import type { LeasableChild } from '../sandbox/sandbox-pool';
+import type { LeasableChild } from '../sandbox/execution-job';
 import { templateTypeInfo } from '../templates/template-types';
 
 /** The most children leased with one execution: a component asking for more gets the rest through the front. */

@@ -5,20 +5,20 @@ import { isErrorCode, TesseraError } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
 import { RequestBudget, type BatchAllowance } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
-import type { Caller, ExecutionJob, SandboxPool } from '../sandbox/sandbox-pool';
+import type { Caller, ExecutionJob } from '../sandbox/execution-job';
+import type { SandboxPool } from '../sandbox/sandbox-pool';
 import { tenantOf } from '../catalog/tenant-of';
 import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { buildHref } from './build-href';
+import type { RequestHeaders } from './call-values';
 import { cookiesOfOthers, scopedCookieName, withoutCookie } from './component-cookies';
 import { executionInput, staticPathOf } from './execution-input';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { NestedPlans } from './nested-plans';
+import type { RenderMode } from './render-mode';
 import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-failure';
-import type { BridgeLog } from './bridge-calls';
+import type { BridgeLog } from './nested-render-log';
 import { wrapHtml } from './wrap-html';
-
-export type RenderMode = 'rendered' | 'unrendered' | 'info';
-export type RequestHeaders = Record<string, string | string[] | undefined>;
 
 export interface RenderRequest {
   name: string;

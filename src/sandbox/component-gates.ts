@@ -1,5 +1,6 @@
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
+import { TENANCY_POLICY } from './tenancy-policy';
 
 /**
  * One admission gate per component (all its versions): at most `capacity` of its executions run
@@ -27,8 +28,8 @@ export class ComponentGates {
   constructor(capacity: number, maxQueue: number) {
     this.#capacity = capacity;
     this.#maxQueue = maxQueue;
-    this.#foreignCap = Math.max(1, Math.floor(capacity / 2));
-    this.#perForeignCap = Math.max(1, Math.floor(capacity / 4));
+    this.#foreignCap = Math.max(1, Math.floor(capacity * TENANCY_POLICY.foreignShareOfComponent.value));
+    this.#perForeignCap = Math.max(1, Math.floor(capacity * TENANCY_POLICY.foreignShareOfComponentPerTenant.value));
   }
 
   /**
@@ -55,9 +56,9 @@ export class ComponentGates {
   /**
    * Takes one of the component's slots at once, or throws OVERLOADED: a nested render never waits.
    * `foreignPayer`: the tenant paying for it, when not the component's own. Other tenants' requests
-   * hold at most half the component's slots together, and each such tenant's a quarter: another
-   * tenant's fan-out, or several, never take every slot the component's own visitors need, and one
-   * never takes all those the others may use.
+   * hold at most a share of the component's slots together, and each such tenant's a smaller one
+   * (tenancy-policy.ts): another tenant's fan-out, or several, never take every slot the component's
+   * own visitors need, and one never takes all those the others may use.
    */
   enterNow(component: string, foreignPayer?: string): void {
     const entry = this.#use(component);

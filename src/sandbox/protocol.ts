@@ -61,7 +61,7 @@ export interface ExecuteMessage {
   /** The component's name: its versions share the component's isolates, never another component's. */
   component: string;
   code?: ComponentCode;
-  /** JSON of the execution input (see workers/isolate-prelude.ts). */
+  /** JSON of the execution input (see workers/prelude/build-ctx.ts). */
   input: string;
   /** Its own limit: the time left of its root request's budget, at most the execution time limit. */
   timeoutMs: number;

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
+import { addDemoPlugins, isDemoFolder } from '../../src/demo/demo-plugins';
 import { createRegistry, type Registry } from '../../src/registry';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { packagedFixture } from './packaged-fixture';
@@ -79,6 +80,8 @@ export async function startRegistry(
   // One host is enough to render; a second costs every test file's start (sandbox tests ask for TWO_HOSTS).
   config.limits.sandboxHosts = 1;
   config.limits.frontThreads = 1;
+  // The demo's components declare the demo's plugins, as `tessera start --with-demo` serves them.
+  if (components.some((component) => isDemoFolder(typeof component === 'string' ? component : component.dir))) addDemoPlugins(config);
   configure(config);
   const registry = await createRegistry(config);
   const url = await registry.listen();

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { homeSlot } from '../../src/sandbox/sandbox-pool';
+import { homeSlot } from '../../src/sandbox/host-routing';
 import { packagedFixture } from '../helpers/packaged-fixture';
 import { fixture, request, startRegistry, TWO_HOSTS } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';

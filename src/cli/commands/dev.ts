@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../../config/config';
+import { addDemoPlugins, isDemoFolder } from '../../demo/demo-plugins';
 import { createRegistry } from '../../registry';
 import { CliError, describeFailure, type Command } from '../command';
 import { componentFolder } from '../component-folder';
@@ -31,6 +32,8 @@ version to get the newest. Error bodies carry stack traces. A preview page per c
     config.host = '127.0.0.1';
     config.development = true;
     config.pollIntervalSeconds = 0;
+    // A demo component under development gets the demo's plugins, as the demo's registry offers them.
+    if (dirs.some(isDemoFolder)) addDemoPlugins(config);
     // One developer's registry: its builds and preview pages live in the main thread's front.
     config.limits.frontThreads = 1;
     await assertPortAvailable(port, config.host);

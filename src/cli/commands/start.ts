@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../../config/config';
 import { loadConfig } from '../../config/load-config';
+import { addDemoPlugins } from '../../demo/demo-plugins';
 import { publishDemoComponents } from '../../demo/publish-demo-components';
 import { createRegistry } from '../../registry';
 import { TesseraError } from '../../errors/errors';
@@ -29,6 +30,7 @@ finish, then the process exits 0.
     const config = loadConfig({ file: values.config, env: process.env, base: { ...defaultConfig(), host: '0.0.0.0' } });
     if (values.port !== undefined) config.port = portOption(values.port);
     if (values.storage !== undefined) config.storagePath = values.storage;
+    if (values['with-demo']) addDemoPlugins(config);
     const where = config.storagePath.startsWith('s3://') ? config.storagePath : path.resolve(config.storagePath);
     await assertPortAvailable(config.port, config.host);
     const registry = await createRegistry(config, { logger: true }).catch((error: unknown) => {

@@ -1,7 +1,7 @@
-import type { RegistryPlugin } from './config';
+import type { RegistryPlugin } from '../config/config';
 
 /**
- * The plugin the default configuration offers: `formatPrice(amount, currency)` → `"€12.50"`.
+ * The plugin the demo's price-tag component declares: `formatPrice(amount, currency)` → `"€12.50"`.
  * Its arguments come from component code, so they are checked, not trusted.
  */
 export const formatPricePlugin: RegistryPlugin = {

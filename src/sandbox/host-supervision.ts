@@ -1,0 +1,251 @@
+import { TesseraError } from '../errors/errors';
+import { connectHost, forkHost } from './host-link';
+import { pickHost } from './host-routing';
+import { socketAddress, type HostSharing, type RecycleReason, type SharedHost } from './host-sharing';
+import type { SandboxPoolOptions, SandboxStats } from './pool-options';
+import { SandboxHost, type HostEvents } from './sandbox-host';
+
+/** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
+const PING_EVERY_MS = 500;
+const HOST_SILENT_MS = 5000;
+/** A host that has not started within this is killed and replaced. */
+const HOST_START_MS = 15_000;
+/** A host that ends before it was ready is restarted after this pause, so a broken install does not spin. */
+const RESTART_PAUSE_MS = 1000;
+
+/** The component a sandbox key (`name@version#serverHash`) belongs to; a component name holds no `@`. */
+const componentOfKey = (key: string): string => key.slice(0, key.indexOf('@'));
+
+/** What supervision asks of the pool. */
+export interface SupervisionHooks {
+  /** A bridge call of an execution running on a host. */
+  bridge: HostEvents['bridge'];
+  /** A loss of the component's (lost isolate, overdue answer, host memory): counted toward its and its tenant's quarantine. */
+  recordLoss(component: string): void;
+}
+
+/**
+ * The sandbox host processes of a pool, one per slot: started (or, on a guest front thread, connected
+ * to as their owner announces them), pinged, and replaced when one dies, goes silent, loses an isolate
+ * or an execution, or outgrows its memory. A host to recycle is drained (no new executions, running
+ * ones finish) and killed, while its replacement already starts.
+ */
+export class HostSupervision {
+  readonly #options: SandboxPoolOptions;
+  readonly #hooks: SupervisionHooks;
+  /**
+   * The hosts taking new executions (or starting to), one per slot. A guest's may have a hole while
+   * a slot's host is not announced yet (hosts become ready in any order).
+   */
+  readonly #slots: Array<SandboxHost | undefined> = [];
+  /** Hosts being drained before they are killed. */
+  readonly #draining = new Set<SandboxHost>();
+  readonly #waitingForHost = new Set<() => void>();
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly #hostEvents: HostEvents;
+  #closing = false;
+  #hostsStarted = 0;
+
+  constructor(options: SandboxPoolOptions, hooks: SupervisionHooks) {
+    this.#options = options;
+    this.#hooks = hooks;
+    this.#hostEvents = {
+      ready: (host) => {
+        const sharing = this.#options.sharing;
+        const slot = this.#slots.indexOf(host);
+        if (sharing.role === 'owner' && slot !== -1) sharing.announce({ slot, address: host.address, pid: host.pid });
+        const waiting = [...this.#waitingForHost];
+        this.#waitingForHost.clear();
+        for (const wake of waiting) wake();
+      },
+      bridge: hooks.bridge,
+      isolateLost: (host, keys) => {
+        // Every front hears of it (each keeps its own quarantine); the host's owner counts it and recycles the host.
+        const components = new Set(keys.map(componentOfKey));
+        for (const component of components) this.#hooks.recordLoss(component);
+        if (this.#options.sharing.role === 'guest') return;
+        for (const component of components) this.#options.events.isolateLost(this.#options.tenantOf(component));
+        this.#recycle(host, 'isolate-lost');
+      },
+      draining: (host) => {
+        if (host.state !== 'draining') return;
+        this.#draining.add(host);
+        host.releaseIfIdle();
+      },
+      drained: (host) => host.kill(),
+      pong: (host, pong) => {
+        for (const [component, seconds] of pong.cpu) this.#options.events.cpuSpent(this.#options.tenantOf(component), seconds);
+        // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
+        // host's size) would only start the same again.
+        if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) {
+          // It counts against a component only when that one holds more than an isolate's limit there:
+          // a host that grew outside its isolates' heaps is nobody's loss.
+          const heaviest = pong.heaviest;
+          if (heaviest && heaviest.heapBytes > this.#options.limits.memoryMb * 1024 * 1024) this.#hooks.recordLoss(heaviest.component);
+          this.#recycle(host, 'memory');
+        }
+      },
+      exited: (host) => this.#exited(host),
+      output: (host, text) => this.#options.logHostOutput(host.pid, text),
+    };
+    if (options.sharing.role === 'guest') {
+      for (const host of options.sharing.hosts) this.hostAnnounced(host);
+    } else {
+      for (let slot = 0; slot < options.hosts; slot++) this.#slots.push(this.#startHost());
+    }
+    this.#heartbeat = setInterval(() => this.#checkHosts(), PING_EVERY_MS).unref();
+  }
+
+  /** The ready host for a component (host-routing.ts). */
+  pick(component: string): SandboxHost | undefined {
+    return pickHost(this.#slots, component, this.#options.ownSlot);
+  }
+
+  /** A version left the catalog (unpublished): the leases granted before no longer run it. */
+  revoke(name: string, version: string): void {
+    for (const host of this.#slots) if (host?.state === 'ready') host.revoke(name, version);
+  }
+
+  /** Waits for any host to be ready (all are starting, after crashes or recycles). */
+  aHost(timeoutMs: number): Promise<SandboxHost> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waitingForHost.delete(wake);
+        reject(new TesseraError('SANDBOX_CRASHED', 'No sandbox host became ready in time; retry the request.'));
+      }, timeoutMs);
+      const wake = () => {
+        const host = this.#slots.find((candidate) => candidate?.state === 'ready');
+        if (!host) {
+          this.#waitingForHost.add(wake);
+          return;
+        }
+        clearTimeout(timer);
+        resolve(host);
+      };
+      this.#waitingForHost.add(wake);
+    });
+  }
+
+  #startHost(): SandboxHost {
+    const sharing = this.#options.sharing as Extract<HostSharing, { role: 'owner' }>;
+    return new SandboxHost(forkHost(this.#options.limits, socketAddress(sharing.socketFolder, ++this.#hostsStarted)), this.#hostEvents);
+  }
+
+  /**
+   * A guest's pool: the owner announced the host now in `slot` (at the start, or replacing one). The
+   * host it replaces is let go once this front's executions there have ended.
+   */
+  hostAnnounced(announced: SharedHost): void {
+    if (this.#closing) return;
+    const previous = this.#slots[announced.slot];
+    if (previous?.pid === announced.pid && previous.state !== 'gone') return;
+    if (previous && previous.state !== 'gone') {
+      previous.state = 'draining';
+      this.#draining.add(previous);
+      previous.releaseIfIdle();
+    }
+    this.#slots[announced.slot] = new SandboxHost(connectHost(announced.address, announced.pid), this.#hostEvents);
+  }
+
+  /**
+   * A host to replace (it lost an execution, an isolate, or outgrew its memory): a new host takes
+   * its slot now; the host drains (no new executions, running ones of every front finish) and is
+   * killed once drained, or past the time limit anyway. A guest asks the owner to do it.
+   */
+  #recycle(host: SandboxHost, reason: RecycleReason): void {
+    const sharing = this.#options.sharing;
+    if (sharing.role === 'guest') {
+      sharing.recycle(host.pid, reason);
+      return;
+    }
+    const slot = this.#slots.indexOf(host);
+    if (slot === -1 || this.#closing) return;
+    host.state = 'draining';
+    this.#draining.add(host);
+    this.#slots[slot] = this.#startHost();
+    this.#options.events.hostReplaced(reason);
+    host.drain();
+    host.releaseIfIdle();
+    // Executions bound to end by their time limit; past it (and a margin) the host goes anyway.
+    setTimeout(() => host.kill(), this.#options.limits.timeoutMs + 1000).unref();
+  }
+
+  /** Owner: a guest asks for the host with this process id to be replaced. */
+  recycleHost(pid: number, reason: RecycleReason): void {
+    const host = this.#slots.find((candidate) => candidate?.pid === pid);
+    if (host) this.#recycle(host, reason);
+  }
+
+  #exited(host: SandboxHost): void {
+    this.#draining.delete(host);
+    const slot = this.#slots.indexOf(host);
+    // A guest's slot is filled by the owner's next announcement.
+    if (slot === -1 || this.#closing || this.#options.sharing.role === 'guest') return;
+    this.#options.events.hostReplaced('exited');
+    const replace = () => {
+      if (!this.#closing && this.#slots[slot] === host) this.#slots[slot] = this.#startHost();
+    };
+    if (!host.wasReady) setTimeout(replace, RESTART_PAUSE_MS).unref();
+    else replace();
+  }
+
+  #checkHosts(): void {
+    const now = performance.now();
+    for (const host of [...this.#slots, ...this.#draining]) {
+      if (host === undefined || host.state === 'gone') continue;
+      // Only the owner watches a host's life; a guest answers what it sent.
+      if (this.#options.sharing.role === 'guest') {
+        this.#overdue(host, now);
+        continue;
+      }
+      if (now - host.lastPongAt > (host.state === 'starting' ? HOST_START_MS : HOST_SILENT_MS)) {
+        if (this.#slots.includes(host)) this.#options.events.hostReplaced('silent');
+        host.kill();
+        continue;
+      }
+      host.ping();
+      this.#overdue(host, now);
+    }
+  }
+
+  /** A host that lost an execution is recycled (whatever lost it may hold more), and the loss counts against its component. */
+  #overdue(host: SandboxHost, now: number): void {
+    const components = host.answerOverdue(now);
+    if (components.length === 0) return;
+    for (const component of new Set(components)) this.#hooks.recordLoss(component);
+    this.#recycle(host, 'overdue');
+  }
+
+  /** The number of hosts the pool keeps (the configured `sandboxHosts`). */
+  get size(): number {
+    return this.#slots.length;
+  }
+
+  /** The process ids of the hosts taking executions, for operators' tooling. */
+  hostProcessIds(): number[] {
+    return this.#slots.flatMap((host) => (host ? [host.pid] : []));
+  }
+
+  stats(): SandboxStats {
+    const stats: SandboxStats = { hosts: 0, warmIsolates: 0, heapBytes: 0, rssBytes: 0, busyComponents: 0 };
+    for (const host of [...this.#slots, ...this.#draining]) {
+      if (host === undefined) continue;
+      if (host.state === 'ready') stats.hosts++;
+      if (host.state === 'gone' || !host.lastPong) continue;
+      stats.warmIsolates += host.lastPong.warmIsolates;
+      stats.heapBytes += host.lastPong.heapBytes;
+      stats.rssBytes += host.lastPong.rssBytes;
+      stats.busyComponents += host.busyCount;
+    }
+    return stats;
+  }
+
+  /** Stops every host at once. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    clearInterval(this.#heartbeat);
+    const hosts = [...this.#slots, ...this.#draining].filter((host) => host !== undefined);
+    for (const host of hosts) host.kill();
+    await Promise.all(hosts.map((host) => host.ended));
+  }
+}

@@ -1,0 +1,194 @@
+import type ivm from 'isolated-vm';
+import { isLetGo, moveTo } from './execution-state';
+import type { Execution, ExecutionTable } from './execution-table';
+import { bounded } from './execution-timers';
+import { CANCELLED_ANSWER, type IsolateAnswer } from './isolate-answers';
+import type { IsolateBridge } from './isolate-bridge';
+import { reasonOf, type DisposeReason } from './isolate-disposal';
+import { MESSAGE_KINDS } from './isolate-messages';
+import type { IsolateReadings } from './isolate-readings';
+import type { VersionContext } from './version-context';
+
+/** What the entries ask of their isolate. */
+export interface EntryHooks {
+  /** Ends an execution with its answer. */
+  end(id: number, execution: Execution, answer: IsolateAnswer): void;
+  dispose(reason: DisposeReason): void;
+  /** What a call into the isolate that failed is answered (isolate-disposal.ts, classify). */
+  failureOf(error: unknown): IsolateAnswer;
+}
+
+/**
+ * The entries into the isolate: the executions of one version that arrive in one event-loop turn,
+ * and the answers to their bridge calls, enter together, in one call; and what comes back out, in
+ * the order it was made (isolate-messages.ts). An answer is held until the task that produced it
+ * ends: code that runs on after its execution answered (a microtask flood, a loop queued behind the
+ * answer) keeps the task, and the answer, from ever standing; its time limit answers instead.
+ */
+export class IsolateEntries {
+  readonly #isolate: ivm.Isolate;
+  readonly #timeoutMs: number;
+  readonly #versions: ReadonlyMap<string, VersionContext>;
+  readonly #executions: ExecutionTable;
+  readonly #readings: IsolateReadings;
+  readonly #bridge: IsolateBridge;
+  readonly #hooks: EntryHooks;
+  #flushScheduled = false;
+  #probeScheduled = false;
+  /**
+   * Calls into the isolate not yet settled (batches and probes): while there is one, its thread may
+   * be working. Each settles only once the task it started has ended, its microtasks included.
+   */
+  #calls = 0;
+  /** Answers delivered from inside, held until the task that produced them has ended. */
+  #held: Array<[number, IsolateAnswer]> = [];
+
+  constructor(
+    isolate: ivm.Isolate,
+    timeoutMs: number,
+    versions: ReadonlyMap<string, VersionContext>,
+    executions: ExecutionTable,
+    readings: IsolateReadings,
+    bridge: IsolateBridge,
+    hooks: EntryHooks,
+  ) {
+    this.#isolate = isolate;
+    this.#timeoutMs = timeoutMs;
+    this.#versions = versions;
+    this.#executions = executions;
+    this.#readings = readings;
+    this.#bridge = bridge;
+    this.#hooks = hooks;
+  }
+
+  scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    // After the turn's other messages: the executions of one version that arrived together, and the
+    // answers to its calls, enter at once.
+    setImmediate(this.#flush);
+  }
+
+  readonly #flush = (): void => {
+    this.#flushScheduled = false;
+    for (const version of this.#versions.values()) {
+      const callAnswers = version.callAnswers;
+      const resuming = version.resuming;
+      if (version.pending.length === 0 && callAnswers.length === 0) continue;
+      version.callAnswers = [];
+      version.resuming = [];
+      // Answers alone wait for nothing in a disposed isolate: its executions were all answered.
+      if (version.pending.length === 0 && this.#isolate.isDisposed) continue;
+      const batch: Array<[number, string]> = [];
+      for (const entry of version.pending) {
+        const execution = this.#executions.get(entry[0]);
+        // Let go before it entered: it ends here, or its timer would take the isolate down.
+        if (execution && isLetGo(execution.state)) this.#hooks.end(entry[0], execution, CANCELLED_ANSWER);
+        else if (execution) batch.push(entry);
+      }
+      const timeoutMs = version.pendingTimeoutMs || this.#timeoutMs;
+      version.pending = [];
+      version.pendingTimeoutMs = 0;
+      if (batch.length > 0 || callAnswers.length > 0) this.#enter(version, batch, timeoutMs, callAnswers, resuming);
+    }
+  };
+
+  /**
+   * Starts a batch of executions in the version's context, after answering calls of earlier ones
+   * (resuming them); an entry with neither is a probe: it only waits its turn.
+   */
+  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number, callAnswers: Array<[number, string]> = [], resuming: number[] = []): void {
+    if (this.#isolate.isDisposed) {
+      // Disposed already (by us, or by isolated-vm past its memory limit): whatever waits to run in
+      // it is answered; the reason of our own dispose, if any, stands.
+      this.#hooks.dispose('memory');
+      return;
+    }
+    if (version.runMany === undefined) return;
+    this.#calls++;
+    this.#readings.workStarted();
+    const running: Execution[] = [];
+    for (const entry of batch) {
+      const execution = this.#executions.get(entry[0]);
+      if (execution === undefined) continue;
+      moveTo(execution, 'running');
+      execution.tasks++;
+      running.push(execution);
+    }
+    for (const id of resuming) {
+      const execution = this.#executions.get(id);
+      if (execution === undefined) continue;
+      execution.tasks++;
+      running.push(execution);
+    }
+    version.runMany.apply(undefined, [batch, callAnswers], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
+      () => this.#taskEnded(batch, running, undefined),
+      (error: unknown) => this.#taskEnded(batch, running, this.#hooks.failureOf(error)),
+    );
+  }
+
+  /**
+   * A call into the isolate settled: the task it started has ended, and with it every task before
+   * (an isolate runs one at a time). The answers held so far stand, unless that task failed (a
+   * limit stopped it): then they, and the batch's executions, get the failure.
+   */
+  #taskEnded(batch: Array<[number, string]>, running: Execution[], failed: IsolateAnswer | undefined): void {
+    this.#calls--;
+    this.#readings.workEnded();
+    for (const execution of running) execution.tasks--;
+    const held = this.#held;
+    this.#held = [];
+    for (const [id, answer] of held) {
+      const execution = this.#executions.get(id);
+      if (execution) this.#hooks.end(id, execution, failed ?? answer);
+    }
+    if (failed === undefined) return;
+    for (const [id] of batch) {
+      const execution = this.#executions.get(id);
+      if (execution) this.#hooks.end(id, execution, failed);
+    }
+    // The limit that stopped the task may have taken the isolate with it (isolated-vm disposes one
+    // past its memory limit): the executions left, waiting on nested renders, can never resume.
+    if (this.#isolate.isDisposed) this.#hooks.dispose(reasonOf(failed));
+  }
+
+  /**
+   * Waits for the task under way to end: a probe (an empty batch) queues behind it. Used when code
+   * resumed by the isolate itself (after a bridge answer) may be running with no call of ours.
+   */
+  #probe(): void {
+    if (this.#probeScheduled) return;
+    this.#probeScheduled = true;
+    setImmediate(() => {
+      this.#probeScheduled = false;
+      const version = [...this.#versions.values()].find((candidate) => candidate.runMany !== undefined);
+      if (version) this.#enter(version, [], this.#timeoutMs);
+    });
+  }
+
+  /**
+   * Messages from inside a version's context (the prelude holds the only reference), in the order
+   * they were made (isolate-messages.ts). Only ids of that version's live executions count.
+   */
+  posted(version: VersionContext, messages: unknown): void {
+    if (!Array.isArray(messages)) return;
+    for (const message of messages) {
+      if (!Array.isArray(message)) continue;
+      if (message[0] === MESSAGE_KINDS.answered) this.#delivered(version, message[1], message[2], message[3]);
+      else if (message[0] === MESSAGE_KINDS.call) this.#bridge.called(version, message[1], message[2], message[3], message[4]);
+    }
+    if (this.#calls === 0) this.#probe();
+  }
+
+  /** An execution's answer: held until the task that produced it ends. */
+  #delivered(version: VersionContext, id: unknown, json: unknown, retire: unknown): void {
+    if (typeof id !== 'number' || typeof json !== 'string') return;
+    const execution = this.#executions.ownOf(version, id);
+    if (!execution || execution.state === 'answered') return;
+    this.#held.push([id, { json, retire: retire === true }]);
+    // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
+    // nested render would run after the answer). One let go already keeps its state: it ends with its task.
+    if (!isLetGo(execution.state)) moveTo(execution, 'answered');
+    this.#bridge.endCalls(execution);
+  }
+}

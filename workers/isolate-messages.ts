@@ -1,0 +1,18 @@
+/**
+ * What an isolate tells its host, as typed values: the prelude (workers/prelude/host-bridges.ts) posts
+ * them in the order they happened, a list at a time, copied as plain arrays (cheap to copy, the hot
+ * path: one per execution at least). The prelude cannot import: the kinds go into it as an argument.
+ */
+export const MESSAGE_KINDS = { answered: 0, call: 1 } as const;
+
+export type IsolateMessageKinds = typeof MESSAGE_KINDS;
+
+/**
+ * - an execution's answer: its JSON for the front, and whether the isolate must be retired once its
+ *   executions end (the memory limit spoke from inside: an ArrayBuffer refused, a result too large,
+ *   too many Intl objects; or it holds too much outside its heap);
+ * - a nested render an execution asks for (a bridge call answered with the isolate's next entry).
+ */
+export type IsolateMessage =
+  | readonly [kind: IsolateMessageKinds['answered'], execution: number, answer: string, retire: boolean]
+  | readonly [kind: IsolateMessageKinds['call'], execution: number, call: number, op: string, payload: string];
