@@ -253,7 +253,7 @@ export class ComponentIsolate implements WatchedIsolate {
 
   /**
    * True when the isolate spent CPU time with no live execution and no version being built since
-   * the last check (code that outlived its answer): it is disposed then.
+   * each of the last two checks (code that outlived its answer): it is disposed then.
    */
   checkIdle(): boolean {
     if (this.#isolate.isDisposed || this.#executions.size > 0 || this.#disposal.building.size > 0) return false;

@@ -35,6 +35,8 @@ export class IsolateReadings {
   #ownTick = 0;
   /** The isolate's CPU time at the last idle check, or when it last had nothing left to run (no execution, no build). */
   #idleCpu: bigint | undefined;
+  /** Whether the last idle check found CPU time spent. */
+  #spentAtLastCheck = false;
 
   constructor(isolate: ivm.Isolate, onCpu: (ns: bigint) => void) {
     this.#isolate = isolate;
@@ -73,13 +75,22 @@ export class IsolateReadings {
   /** It has nothing left to run from here: CPU time it spends from now is code outliving its answer. */
   markIdle(): void {
     this.#idleCpu = this.#isolate.isDisposed ? undefined : this.#isolate.cpuTime;
+    this.#spentAtLastCheck = false;
   }
 
-  /** Whether it spent CPU time since the last check, or since it was marked idle; the check starts again from now. */
+  /**
+   * Whether it spent CPU time since each of the last two checks (the first counted from when it was
+   * marked idle); the check starts again from now. One check is not enough: isolated-vm counts a task
+   * still under way by the wall clock (on Linux), so a short one of V8's own (a collection, a heap
+   * reading) caught under way on a busy machine, its thread waiting for a CPU, reads as tens of
+   * milliseconds; code that runs on spends at every check.
+   */
   ranWhileIdle(): boolean {
     const cpu = this.#isolate.cpuTime;
-    const ran = this.#idleCpu !== undefined && cpu - this.#idleCpu > IDLE_CPU_NS;
+    const spent = this.#idleCpu !== undefined && cpu - this.#idleCpu > IDLE_CPU_NS;
     this.#idleCpu = cpu;
+    const ran = spent && this.#spentAtLastCheck;
+    this.#spentAtLastCheck = spent;
     return ran;
   }
 

@@ -28,7 +28,7 @@ import { NEED_CODE, type BridgeCallMessage, type BridgeOp, type ExecuteMessage, 
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
-/** An isolate running code this long without a break is reported busy, so the fronts route around it; checked as often. */
+/** An isolate running code this long without a break is reported busy, so the fronts route around it (checked as often), and no leased child of its component runs here. */
 const BUSY_MS = 100;
 
 /** A front's connection to this host, or the owner's IPC channel (its control messages only). */
@@ -96,7 +96,10 @@ function toFront(running: Running, op: BridgeOp, payload: string, leaseEnd?: Lea
  * parent, and what it spent to the front with its parent's result.
  */
 function runChild(parent: Running, lease: HostLease, payload: string): Promise<string> | undefined {
-  const child = lease.take(payload, (plan) => (busy.has(plan.component) ? undefined : warm.ready(plan.key)));
+  // Busy as of now, not as last reported: the report changes at most every BUSY_MS (later on a busy
+  // machine), and a child whose isolate has just finished a long run (a first build, on a busy
+  // machine) would otherwise go through the front for a while after.
+  const child = lease.take(payload, (plan) => (warm.isBusy(plan.component, BUSY_MS) ? undefined : warm.ready(plan.key)));
   if (!child) return undefined;
   const local = nextExecution++;
   executions.set(local, { front: parent.front, id: parent.id, isolate: child.isolate, deadline: undefined, lease: undefined, leased: true });
@@ -291,13 +294,10 @@ watchMemory(() => warm.isolates(), TENANCY_POLICY.memoryWatchdogFactor.value * l
 });
 
 let reportedBusy = '';
-/** The components reported busy: a leased child of one goes through the front, which runs it on a host free of it. */
-let busy = new Set<string>();
 setInterval(() => {
   const components = warm.busyComponents(BUSY_MS);
   const key = components.join('\n');
   if (key === reportedBusy) return;
   reportedBusy = key;
-  busy = new Set(components);
   broadcast({ t: 'busy', components });
 }, BUSY_MS);

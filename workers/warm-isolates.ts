@@ -139,6 +139,12 @@ export class WarmIsolates {
     return busy;
   }
 
+  /** Whether one of the component's isolates has been running code without a break for `ms` now (what `busyComponents` reports). */
+  isBusy(component: string, ms: number): boolean {
+    const now = performance.now();
+    return this.#isolates.get(component)?.some((isolate) => isolate.usable && isolate.busyFor(now) >= ms) ?? false;
+  }
+
   /** Disposes the isolates that ran code while no execution was in them. */
   checkIdle(): void {
     for (const isolate of this.#usableIsolates()) isolate.checkIdle();

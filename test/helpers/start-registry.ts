@@ -89,7 +89,24 @@ export async function startRegistry(
     await registry.close();
     await rm(storagePath, { recursive: true, force: true });
   });
+  await hostsReady(registry, config.limits.sandboxHosts);
   return { registry, url, storagePath };
+}
+
+/** How long a registry's sandbox hosts may take to start, on a machine whose CPUs are busy with other work. */
+const HOSTS_START_MS = 60_000;
+
+/**
+ * Waits until all the registry's sandbox hosts answer, as a load balancer waits for `/readyz`: a
+ * request sent sooner waits for a host at most its execution time limit, which a host's start passes
+ * on a busy machine (a test with a limit of one second answered `SANDBOX_CRASHED` so).
+ */
+async function hostsReady(registry: Registry, hosts: number): Promise<void> {
+  const giveUp = performance.now() + HOSTS_START_MS;
+  while (registry.pool.stats().hosts < hosts) {
+    if (performance.now() > giveUp) throw new Error(`The registry's ${hosts} sandbox host(s) did not all start within ${HOSTS_START_MS / 1000} s.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**

@@ -16,11 +16,24 @@ const withoutIds = (html: unknown) => String(html).replace(/ id="[0-9a-f-]{36}"/
 
 const nestedVia = async (url: string, via: string) => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_nested_renders_total', { via });
 
+/**
+ * A case's first answer. A child is learnt, and leased with its parent's next executions, from a
+ * render of it through the front that answered; the parent's first render also builds its sandbox,
+ * which on a busy machine can take most of the request's time limit and leave its child too little:
+ * such a render is sent again (nothing was learnt from it) until no time limit stopped it.
+ */
+async function firstAnswer(url: string, name: string): Promise<Awaited<ReturnType<typeof request>>> {
+  for (;;) {
+    const answer = await request(`${url}leased-parent?case=${name}`);
+    if (answer.status !== 504 && !String(answer.body.html).includes('time limit')) return answer;
+  }
+}
+
 for (const hosts of [1, 2]) {
   t.test(`every call answers the same through the front and beside its parent (${hosts} sandbox host${hosts > 1 ? 's' : ''})`, async (t) => {
     const { url } = await startRegistry(t, COMPONENTS, hosts === 2 ? TWO_HOSTS : undefined);
     for (const name of CASES) {
-      const first = await request(`${url}leased-parent?case=${name}`);
+      const first = await firstAnswer(url, name);
       t.equal(first.status, 200, `${name}: the first render`);
       for (let round = 1; round <= ROUNDS; round++) {
         const again = await request(`${url}leased-parent?case=${name}`);
@@ -36,7 +49,7 @@ for (const hosts of [1, 2]) {
 t.test('what each call shows: the lease covers valid parameters; the front answers the others with its errors', async (t) => {
   const { url } = await startRegistry(t, COMPONENTS);
   const html = async (name: string) => (await request(`${url}leased-parent?case=${name}`)).body.html as string;
-  await html('typed');
+  await firstAnswer(url, 'typed');
   const front = await nestedVia(url, 'front');
   const typed = await html('typed');
   t.equal(await nestedVia(url, 'front'), front, 'the leased call did not go through the front');
@@ -96,7 +109,7 @@ t.test("a child's answer past the request's nested bound is refused beside its p
     config.limits.maxNestedBytesPerRequest = BOUND;
   });
   const refused = `<section>Error(The nested answers of one request may bring at most ${BOUND} characters through the registry.)</section>`;
-  const front = await request(`${url}leased-parent?case=plain`);
+  const front = await firstAnswer(url, 'plain');
   t.same([front.status, front.body.html], [200, refused], 'through the front');
   // Answered within the bound, the same call (no version expression) is learnt: the next is leased.
   t.equal((await request(`${url}leased-parent?case=empty`)).status, 200);
