@@ -46,3 +46,30 @@ t.test('on the file system, a journal of lifecycle changes alone is compacted in
 t.test('on S3, a journal of lifecycle changes alone is compacted into an index; a replica that was behind sees every change', async (t) => {
   await lifecycleChangesAreCompacted(t, await s3Storage(t, 'compaction'));
 });
+
+t.test('a few lifecycle changes, far below the count, are compacted once the first is older than indexMaxAgeMs', async (t) => {
+  const shared = await fileSystemStorage(t);
+  let time = Date.parse('2026-11-27T08:00:00.000Z');
+  const options = { indexEvery: 1000, indexMaxAgeMs: 60_000, journalRetentionMs: 0, clock: () => time };
+  await storeCopies(shared.open(), fixture('core-modes'), 'quiet', 1, 2);
+  const writer = new Catalog(shared.open(), { ...options, maintainsIndex: true });
+  await writer.refresh();
+  const indexes = await shared.open().listRecords('index/');
+
+  await writer.deprecate('quiet-0', '1.0.0', { message: 'Old', date: '2026-11-27T08:00:00.000Z' });
+  await writer.deprecate('quiet-0', '1.0.1', { message: 'Older', date: '2026-11-27T08:00:00.000Z' });
+  // The age counts from the poll that first read a change (a replica's own changes are read back so).
+  await writer.refresh();
+  time += 59_000;
+  await writer.refresh();
+  t.same(await shared.open().listRecords('index/'), indexes, 'two changes read 59 s ago: no index yet');
+  t.equal((await shared.open().listRecords('changes/')).length, 2, 'both changes in the journal');
+
+  time += 1_000;
+  await writer.refresh();
+  t.notSame(await shared.open().listRecords('index/'), indexes, 'the first change read a minute ago: an index is written');
+
+  const reader = new Catalog(shared.open(), options);
+  await reader.refresh();
+  t.same([reader.deprecationOf('quiet-0', '1.0.0')?.message, reader.deprecationOf('quiet-0', '1.0.1')?.message], ['Old', 'Older'], 'a new replica reads both from the index');
+});
