@@ -29,6 +29,18 @@ export async function bystanderRenders(t: Assert, started: StartedRegistry, who:
   );
 }
 
+/**
+ * Renders the bystander until its first build is done. A build counts in its first execution's
+ * deadline, and is kept when that execution times out: with the short limits of the tests of time
+ * limits, a machine whose CPUs are busy with other work may pass one while building.
+ */
+async function bystanderBuilt(started: StartedRegistry): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const { status, body } = await request(`${started.url}hello-world/1.0.0?name=Warm`);
+    if (status === 200 || attempt === 10 || (body as { code?: string }).code !== 'EXECUTION_TIMEOUT') return;
+  }
+}
+
 interface Test extends Assert {
   same(found: unknown, wanted: unknown, message: string): unknown;
   ok(value: unknown, message: string): unknown;
@@ -50,6 +62,7 @@ export async function hostileBesideBystander(
   options: { outlasts?: boolean } = {},
 ): Promise<number> {
   await hostsUp(started.registry, started.registry.pool.size);
+  await bystanderBuilt(started);
   await bystanderRenders(t, started, 'Before', `${hostilePath}: bystander before`);
   const startedAt = performance.now();
   let hostileDone = false;
