@@ -20,7 +20,7 @@ import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-f
 import type { BridgeLog } from './nested-render-log';
 import { wrapHtml } from './wrap-html';
 import type { TailHub } from '../tail/tail-hub';
-import { recordForTails, viaOf } from './tail-recording';
+import { recordForTails, tailSight, unleasedWhenWatched } from './tail-recording';
 
 export interface RenderRequest {
   name: string;
@@ -218,15 +218,8 @@ export class RenderPipeline {
       staticPath,
       tenantCookies: cookiesOfOthers(component.cookieScope, headers, (other) => this.#cookieOwner(other) === tenant),
     });
-    const tails = this.#tails;
-    const callerTenant = request.callerTenant;
-    // Whether a tail of this process may see the execution: in full (its tenant's, or the
-    // administrator's), or as an outcome inside its caller's (another tenant's) tail.
-    const full = tails !== undefined && tails.watches(tenant);
-    const watched = full || (tails !== undefined && callerTenant !== undefined && callerTenant !== tenant && tails.watches(callerTenant));
-    let children = this.#nested.childrenOf(component.sandboxKey, request.depth);
-    // A watched tenant's children go through the front, each recorded in full, instead of running under a lease.
-    if (watched && children) children = children.filter((child) => !tails!.watches(child.tenant));
+    const sight = tailSight(this.#tails, tenant, request.callerTenant);
+    const children = unleasedWhenWatched(this.#tails, sight, this.#nested.childrenOf(component.sandboxKey, request.depth));
     const job: ExecutionJob = {
       key: component.sandboxKey,
       component: component.name,
@@ -254,15 +247,12 @@ export class RenderPipeline {
           else log({ ...nested, code: isErrorCode(run.outcome) ? run.outcome : 'GENERIC_ERROR' }, 'nested render failed');
         }),
     };
-    if (full) job.tail = true;
+    if (sight === 'full') job.tail = true;
     let answer = this.#pool.execute(job).then((json) => {
       const parsed = JSON.parse(json) as SandboxAnswer;
       return parsed.ok ? parsed : checkedFailure(parsed);
     });
-    if (watched) {
-      const caller = request.depth > 0 && callerTenant !== undefined ? { name: request.callerComponent ?? '', tenant: callerTenant } : undefined;
-      answer = recordForTails(tails!, { tenant, name: component.name, version: component.version, via: viaOf(request), budget, caller }, job, answer);
-    }
+    if (sight !== undefined) answer = recordForTails(this.#tails!, { tenant, name: component.name, version: component.version, request, budget }, job, answer);
     return this.#metrics.observeExecution(component, tenant, answer, job);
   }
 

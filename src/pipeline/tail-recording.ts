@@ -1,5 +1,5 @@
 import { ERRORS, TesseraError } from '../errors/errors';
-import type { ExecutionJob } from '../sandbox/execution-job';
+import type { ExecutionJob, LeasableChild } from '../sandbox/execution-job';
 import type { TailReport } from '../sandbox/protocol';
 import type { RequestBudget } from '../sandbox/request-budget';
 import type { ExecutionRecord, ExecutionReport, TailConsoleLine, TailVia } from '../tail/execution-record';
@@ -12,14 +12,29 @@ export interface RecordedExecution {
   tenant: string;
   name: string;
   version: string;
-  via: TailVia;
+  request: { action?: string; depth: number; batch?: unknown; callerTenant?: string; callerComponent?: string };
   budget: RequestBudget;
-  caller?: { name: string; tenant: string };
 }
 
 /** How a render ran: an action, a nested render, a batch item, or a GET. */
-export const viaOf = (request: { action?: string; depth: number; batch?: unknown }): TailVia =>
+const viaOf = (request: RecordedExecution['request']): TailVia =>
   request.action !== undefined ? 'action' : request.depth > 0 ? 'nested' : request.batch !== undefined ? 'batch' : 'get';
+
+/**
+ * Whether a tail of this process may see an execution of `tenant`'s component: in full (a tail of
+ * its tenant's, or the administrator's), as an outcome inside the tail of its caller's tenant, or
+ * not at all (undefined: then nothing of it is recorded).
+ */
+export function tailSight(tails: TailHub | undefined, tenant: string, callerTenant: string | undefined): 'full' | 'outcome' | undefined {
+  if (tails === undefined) return undefined;
+  if (tails.watches(tenant)) return 'full';
+  return callerTenant !== undefined && callerTenant !== tenant && tails.watches(callerTenant) ? 'outcome' : undefined;
+}
+
+/** A watched tenant's children go through the front, each recorded in full, rather than beside their parent under a lease. */
+export function unleasedWhenWatched<T extends LeasableChild>(tails: TailHub | undefined, sight: string | undefined, children: T[] | undefined): T[] | undefined {
+  return sight === undefined || children === undefined ? children : children.filter((child) => !tails!.watches(child.tenant));
+}
 
 /**
  * Records an execution for the tails once it settles (its answer passes through untouched): its
@@ -29,15 +44,16 @@ export const viaOf = (request: { action?: string; depth: number; batch?: unknown
 export function recordForTails<T extends { ok: boolean }>(tails: TailHub, execution: RecordedExecution, job: ExecutionJob, answer: Promise<T>): Promise<T> {
   const started = performance.now();
   const time = new Date().toISOString();
+  const { request, budget } = execution;
+  const caller = request.depth > 0 && request.callerTenant !== undefined ? { name: request.callerComponent ?? '', tenant: request.callerTenant } : undefined;
   const record = (status: number, code: string | undefined, message: string | undefined): void => {
-    const budget = execution.budget;
     budget.traceId ??= traceIdOf(budget.traceparent);
     const entry: ExecutionRecord = {
       time,
       tenant: execution.tenant,
       name: execution.name,
       version: execution.version,
-      via: execution.via,
+      via: viaOf(request),
       status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       traceId: budget.traceId,
@@ -45,7 +61,7 @@ export function recordForTails<T extends { ok: boolean }>(tails: TailHub, execut
     };
     if (code !== undefined) entry.code = code;
     if (message !== undefined) entry.message = message;
-    if (execution.caller) entry.caller = execution.caller;
+    if (caller) entry.caller = caller;
     tails.publish(entry);
   };
   return answer.then(
