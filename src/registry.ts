@@ -32,6 +32,9 @@ import { observeTenants } from './tenants/tenant-metrics';
 import { TenantDirectory } from './tenants/tenant-directory';
 import { tenantWeight } from './tenants/tenant-weight';
 import type { StorageAdapter } from './storage/storage-adapter';
+import { MainTails } from './tail/main-tails';
+import { TailHub, type TailControl } from './tail/tail-hub';
+import { TailMetrics } from './tail/tail-metrics';
 
 /** Past the execution time limit, how long a close waits for the last requests before it cuts connections. */
 const CLOSE_MARGIN_MS = 2000;
@@ -46,6 +49,8 @@ export interface Registry {
   /** This registry's own metrics (served at `/metrics`, summed with its other front threads'). */
   metrics: RegistryMetrics;
   readiness: Readiness;
+  /** The tails open on this front thread. */
+  tails: TailHub;
   /**
    * Listens on the configured port and host, and starts the other front threads on the same port;
    * answers the base URL (`http://127.0.0.1:3030/`).
@@ -78,6 +83,8 @@ export interface FrontThreadRole {
   /** Runs a publish in the main thread's publish pool. */
   publish(job: PublishJob, file: string): Promise<PublishOutcome>;
   otherMetrics(): Promise<MetricsJson[]>;
+  /** The main thread's roster of the process's tails, and the way to its other fronts' tails. */
+  tails: TailControl;
 }
 
 export interface RegistryOptions {
@@ -148,10 +155,16 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     logHostOutput: (pid, text) => logHostOutput(pid, text),
   });
   metrics.observePool(pool);
+  // The tails of this front (src/tail/): the main thread admits those of the whole process and carries records between fronts.
+  const tails = new TailHub();
+  const mainTails = frontThread ? undefined : new MainTails(tails, config.limits.tailsPerTenant);
+  if (frontThread) tails.connect(frontThread.tails);
+  // A token revoked since the last read ends its tails.
+  tenants.afterRefresh(() => tails.recheck());
   // Called only once serving, when `app` exists: nested renders log under their root request's id.
   const logLine = (fields: Record<string, unknown>, message: string) => app.log.info(fields, message);
   const nestedLog = { failed: logLine, rendered: config.logRequests ? logLine : undefined };
-  const pipeline = new RenderPipeline(catalog, pool, config, metrics, nestedLog);
+  const pipeline = new RenderPipeline(catalog, pool, config, metrics, nestedLog, tails);
   const bridge = createBridgeAnswerer(pipeline, config.plugins, nestedLog);
   const publicBaseUrl = new PublicBaseUrl(config.baseUrl, config.host, config.port);
   const readiness = new Readiness(async () => pool.stats().hosts > 0);
@@ -173,10 +186,10 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string) => publishPool!.run(job, file);
   const publish = async (job: PublishJob, file: string) => throwUnlessPublished(await runPublish(job, file));
-  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), published, tenantsChanged, publish }, { logger: options.logger });
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), tails, tailMetrics: new TailMetrics(metrics.registry), published, tenantsChanged, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
-    threads = new FrontThreads({ config, catalog, tenants, metrics, pool, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
+    threads = new FrontThreads({ config, catalog, tenants, metrics, pool, tails: mainTails!, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
   }
   const otherMetrics = frontThread ? frontThread.otherMetrics : threads ? () => threads!.metrics() : undefined;
   if (otherMetrics) metrics.sumWith(otherMetrics);
@@ -243,6 +256,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     pool,
     metrics,
     readiness,
+    tails,
     async listen() {
       if (threads !== undefined && config.port !== 0) await assertPortIsFree(config.port, config.host);
       await app.listen(sharedPort(config.port, config.host, threads !== undefined));

@@ -144,7 +144,7 @@ export class ComponentIsolate implements WatchedIsolate {
    * never-settling promises and loops that run after an `await`, which the isolate's own CPU timeout
    * does not see. Gets CANCELLED once cancelled.
    */
-  execute(key: string, inputJson: string, id: number, timeoutMs: number, foreign: boolean, finish: (answer: string) => void): void {
+  execute(key: string, inputJson: string, id: number, timeoutMs: number, foreign: boolean, finish: Execution['finish'], tail = false): void {
     const version = this.#versions.get(key);
     if (!this.usable || version?.runMany === undefined || version.retired) {
       finish(RECYCLED_FAILURE.json);
@@ -161,8 +161,10 @@ export class ComponentIsolate implements WatchedIsolate {
       finish,
       tasks: 0,
       foreign,
+      tail,
+      cpuNs: 0n,
     });
-    version.pending.push([id, inputJson]);
+    version.pending.push([id, inputJson, tail ? 1 : 0]);
     version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
     this.#entries.scheduleFlush();
   }
@@ -185,7 +187,7 @@ export class ComponentIsolate implements WatchedIsolate {
       if (this.#disposal.retiring) this.dispose('evicted');
     }
     if (execution.version.retired && !this.#executions.runs(execution.version)) this.#release(execution.version);
-    if (!letGo) execution.finish(answer.json);
+    if (!letGo) execution.finish(answer.json, execution.tail ? { cpuMs: Number(execution.cpuNs) / 1e6, captured: answer.tail } : undefined);
   }
 
   /**
@@ -241,7 +243,7 @@ export class ComponentIsolate implements WatchedIsolate {
     const execution = this.#executions.get(id);
     if (!execution || isLetGo(execution.state)) return;
     moveTo(execution, 'expired');
-    execution.finish(TIMEOUT_FAILURE.json);
+    execution.finish(TIMEOUT_FAILURE.json, execution.tail ? { cpuMs: Number(execution.cpuNs) / 1e6 } : undefined);
     this.#bridge.wake(execution);
     this.#bridge.endCalls(execution);
     if (execution.tasks === 0) {

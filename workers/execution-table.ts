@@ -1,4 +1,5 @@
 import { IdTable } from '../src/sandbox/id-table';
+import type { TailReport } from '../src/sandbox/protocol';
 import { isLetGo, type ExecutionState } from './execution-state';
 import type { VersionContext } from './version-context';
 
@@ -12,11 +13,15 @@ export interface Execution {
   sleeping: Set<SharedArrayBuffer> | undefined;
   /** Its time limit: its own full limit (it then discards the isolate) or its caller's shorter budget (execution-timers.ts). */
   timer: NodeJS.Timeout;
-  readonly finish: (answer: string) => void;
+  /** Gets its answer, and what a tail gets of it when one watches it. */
+  readonly finish: (answer: string, tail?: TailReport) => void;
   /** Calls into the isolate that started or resumed it and have not settled: while any has not, its code may be running. */
   tasks: number;
   /** Run for another tenant's request: that request's cancel never discards this isolate. */
   readonly foreign: boolean;
+  /** A tail watches it: its share of the CPU time of the entries it ran in is counted. */
+  readonly tail: boolean;
+  cpuNs: bigint;
 }
 
 /** The isolate's live executions by id: what it knows it runs, and for which version. */

@@ -7,6 +7,8 @@ export interface IsolateAnswer {
   readonly json: string;
   readonly retire: boolean;
   readonly limit?: 'timeout' | 'memory';
+  /** What the isolate kept of an execution a tail watches (JSON), with its own answer. */
+  readonly tail?: string;
 }
 
 const failure = (code: string, message: string, limit?: 'timeout' | 'memory'): IsolateAnswer => ({

@@ -7,7 +7,7 @@ import type { IsolateBridge } from './isolate-bridge';
 import { reasonOf, type DisposeReason } from './isolate-disposal';
 import { MESSAGE_KINDS } from './isolate-messages';
 import type { IsolateReadings } from './isolate-readings';
-import type { VersionContext } from './version-context';
+import type { PendingExecution, VersionContext } from './version-context';
 
 /** What the entries ask of their isolate. */
 export interface EntryHooks {
@@ -79,7 +79,7 @@ export class IsolateEntries {
       version.resuming = [];
       // Answers alone wait for nothing in a disposed isolate: its executions were all answered.
       if (version.pending.length === 0 && this.#isolate.isDisposed) continue;
-      const batch: Array<[number, string]> = [];
+      const batch: PendingExecution[] = [];
       for (const entry of version.pending) {
         const execution = this.#executions.get(entry[0]);
         // Let go before it entered: it ends here, or its timer would take the isolate down.
@@ -97,7 +97,7 @@ export class IsolateEntries {
    * Starts a batch of executions in the version's context, after answering calls of earlier ones
    * (resuming them); an entry with neither is a probe: it only waits its turn.
    */
-  #enter(version: VersionContext, batch: Array<[number, string]>, timeoutMs: number, callAnswers: Array<[number, string]> = [], resuming: number[] = []): void {
+  #enter(version: VersionContext, batch: PendingExecution[], timeoutMs: number, callAnswers: Array<[number, string]> = [], resuming: number[] = []): void {
     if (this.#isolate.isDisposed) {
       // Disposed already (by us, or by isolated-vm past its memory limit): whatever waits to run in
       // it is answered; the reason of our own dispose, if any, stands.
@@ -121,9 +121,11 @@ export class IsolateEntries {
       execution.tasks++;
       running.push(execution);
     }
+    // CPU time is read around the entry only when a tail watches one of its executions.
+    const cpuFrom = running.some((execution) => execution.tail) ? this.#isolate.cpuTime : undefined;
     version.runMany.apply(undefined, [batch, callAnswers], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
-      () => this.#taskEnded(batch, running, undefined),
-      (error: unknown) => this.#taskEnded(batch, running, this.#hooks.failureOf(error)),
+      () => this.#taskEnded(batch, running, undefined, cpuFrom),
+      (error: unknown) => this.#taskEnded(batch, running, this.#hooks.failureOf(error), cpuFrom),
     );
   }
 
@@ -132,10 +134,11 @@ export class IsolateEntries {
    * (an isolate runs one at a time). The answers held so far stand, unless that task failed (a
    * limit stopped it): then they, and the batch's executions, get the failure.
    */
-  #taskEnded(batch: Array<[number, string]>, running: Execution[], failed: IsolateAnswer | undefined): void {
+  #taskEnded(batch: PendingExecution[], running: Execution[], failed: IsolateAnswer | undefined, cpuFrom: bigint | undefined): void {
     this.#calls--;
     this.#readings.workEnded();
     for (const execution of running) execution.tasks--;
+    if (cpuFrom !== undefined && !this.#isolate.isDisposed) shareCpu(running, this.#isolate.cpuTime - cpuFrom);
     const held = this.#held;
     this.#held = [];
     for (const [id, answer] of held) {
@@ -174,21 +177,28 @@ export class IsolateEntries {
     if (!Array.isArray(messages)) return;
     for (const message of messages) {
       if (!Array.isArray(message)) continue;
-      if (message[0] === MESSAGE_KINDS.answered) this.#delivered(version, message[1], message[2], message[3]);
+      if (message[0] === MESSAGE_KINDS.answered) this.#delivered(version, message[1], message[2], message[3], message[4]);
       else if (message[0] === MESSAGE_KINDS.call) this.#bridge.called(version, message[1], message[2], message[3], message[4]);
     }
     if (this.#calls === 0) this.#probe();
   }
 
   /** An execution's answer: held until the task that produced it ends. */
-  #delivered(version: VersionContext, id: unknown, json: unknown, retire: unknown): void {
+  #delivered(version: VersionContext, id: unknown, json: unknown, retire: unknown, tail: unknown): void {
     if (typeof id !== 'number' || typeof json !== 'string') return;
     const execution = this.#executions.ownOf(version, id);
     if (!execution || execution.state === 'answered') return;
-    this.#held.push([id, { json, retire: retire === true }]);
+    this.#held.push([id, execution.tail && typeof tail === 'string' ? { json, retire: retire === true, tail } : { json, retire: retire === true }]);
     // Answered: a bridge answer arriving before its task ends must not resume it (a loop waiting on a
     // nested render would run after the answer). One let go already keeps its state: it ends with its task.
     if (!isLetGo(execution.state)) moveTo(execution, 'answered');
     this.#bridge.endCalls(execution);
   }
+}
+
+/** The CPU time of an entry, shared out equally between the executions that entered together, counted for those a tail watches. */
+function shareCpu(running: readonly Execution[], spentNs: bigint): void {
+  if (running.length === 0 || spentNs <= 0n) return;
+  const share = spentNs / BigInt(running.length);
+  for (const execution of running) if (execution.tail) execution.cpuNs += share;
 }

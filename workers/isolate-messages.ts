@@ -10,9 +10,10 @@ export type IsolateMessageKinds = typeof MESSAGE_KINDS;
 /**
  * - an execution's answer: its JSON for the front, and whether the isolate must be retired once its
  *   executions end (the memory limit spoke from inside: an ArrayBuffer refused, a result too large,
- *   too many Intl objects; or it holds too much outside its heap);
+ *   too many Intl objects; or it holds too much outside its heap); for an execution a tail watches,
+ *   what the tail gets of it (JSON: console lines, exception);
  * - a nested render an execution asks for (a bridge call answered with the isolate's next entry).
  */
 export type IsolateMessage =
-  | readonly [kind: IsolateMessageKinds['answered'], execution: number, answer: string, retire: boolean]
+  | readonly [kind: IsolateMessageKinds['answered'], execution: number, answer: string, retire: boolean, tail?: string]
   | readonly [kind: IsolateMessageKinds['call'], execution: number, call: number, op: string, payload: string];

@@ -24,7 +24,19 @@ import { IdTable } from '../src/sandbox/id-table';
 import { KnownPlans } from '../src/sandbox/leased-plans';
 import { Outbox } from '../src/sandbox/outbox';
 import { TENANCY_POLICY } from '../src/sandbox/tenancy-policy';
-import { NEED_CODE, type BridgeCallMessage, type BridgeOp, type ExecuteMessage, type FrontMessage, type HostMessage, type LeaseEnd, type NestedRun, type SandboxLimits } from '../src/sandbox/protocol';
+import {
+  NEED_CODE,
+  type BridgeCallMessage,
+  type BridgeOp,
+  type ExecuteMessage,
+  type FrontMessage,
+  type HostMessage,
+  type LeaseEnd,
+  type NestedRun,
+  type ResultMessage,
+  type SandboxLimits,
+  type TailReport,
+} from '../src/sandbox/protocol';
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
@@ -175,15 +187,25 @@ function execute(front: Front, message: ExecuteMessage): void {
 
 function run(local: number, running: Running, isolate: ComponentIsolate, message: ExecuteMessage, timeoutMs: number): void {
   running.isolate = isolate;
-  isolate.execute(message.key, message.input, local, timeoutMs, message.foreign === true, (answer) => {
-    if (answer !== CANCELLED) finish(local, running, answer);
-  });
+  isolate.execute(
+    message.key,
+    message.input,
+    local,
+    timeoutMs,
+    message.foreign === true,
+    (answer, tail) => {
+      if (answer !== CANCELLED) finish(local, running, answer, tail);
+    },
+    message.tail === true,
+  );
 }
 
-function finish(local: number, running: Running, answer: string): void {
+function finish(local: number, running: Running, answer: string, tail?: TailReport): void {
   forget(local, running);
   const nested = running.lease && endLease(running.front, running.lease);
-  running.front.outbox.post(nested ? { t: 'result', id: running.id, answer, nested } : { t: 'result', id: running.id, answer });
+  const result: ResultMessage = nested ? { t: 'result', id: running.id, answer, nested } : { t: 'result', id: running.id, answer };
+  if (tail) result.tail = tail;
+  running.front.outbox.post(result);
 }
 
 function forget(local: number, running: Running): void {

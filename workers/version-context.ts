@@ -4,6 +4,9 @@ import { bounded } from './execution-timers';
 import { preludeSource } from './prelude/prelude-source';
 import type { PreludeLimits } from './prelude/install-prelude';
 
+/** An execution waiting to enter: its id, its input JSON, and 1 when a tail watches it (the prelude keeps its console lines). */
+export type PendingExecution = [id: number, input: string, tail: 0 | 1];
+
 /** One version of the component: a context of its own (its own globals and built-ins) in the isolate. */
 export interface VersionContext {
   readonly key: string;
@@ -11,8 +14,8 @@ export interface VersionContext {
   context: ivm.Context | undefined;
   /** `__tesseraRunMany` of this context: starts a batch of executions. */
   runMany: ivm.Reference | undefined;
-  /** Executions waiting for the next entry into the isolate: `[id, input JSON]`. */
-  pending: Array<[number, string]>;
+  /** Executions waiting for the next entry into the isolate: `[id, input JSON, 1 when a tail watches it]`. */
+  pending: PendingExecution[];
   /** Answers to bridge calls of its executions, for the next entry: `[call id, answer JSON]`. */
   callAnswers: Array<[number, string]>;
   /** The executions those answers resume (ENDED answers resume none). */
@@ -69,12 +72,13 @@ export async function buildContext(
   for (const name of ['__tesseraRunMany', '__tesseraDescribe', '__tesseraDefineTemplate', '__tesseraDefineServer']) await context.global.delete(name);
   try {
     const timeout = bounded(timeoutMs);
-    const template = await isolate.compileScript(`(function(){var oc;${code.template}\n;return oc.components;})()`);
+    const template = await isolate.compileScript(`(function(){var oc;\n${code.template}\n;return oc.components;})()`, { filename: 'template.js', lineOffset: -1 });
     const components = (await template.run(context, { timeout, reference: true })) as ivm.Reference;
     await defineTemplate.apply(undefined, [components.derefInto(), code.templateKey], { timeout });
     components.release();
     if (code.server === undefined) return undefined;
-    const server = await isolate.compileScript(`(function(module, exports, require){${code.server}\n})`);
+    // Named, and its lines as the bundle's own: the frames of the component's code in a stack a tail shows (prelude/tail-capture.ts).
+    const server = await isolate.compileScript(`(function(module, exports, require){\n${code.server}\n})`, { filename: 'server.js', lineOffset: -1 });
     const factory = (await server.run(context, { timeout, reference: true })) as ivm.Reference;
     // What the prelude answers: its own JSON, whatever the bundle did.
     const loaded = (await defineServer.apply(undefined, [factory.derefInto()], { timeout, result: { copy: true } })) as string;

@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   tenant: { summary: "Add, list and show a registry's tenants (admin token)", load: async () => (await import('./commands/tenant')).tenantCommand },
   token: { summary: "Create, list and revoke tenants' publish tokens (admin token)", load: async () => (await import('./commands/token')).tokenCommand },
   name: { summary: "Show who owns a component's name; transfer or release it (admin token)", load: async () => (await import('./commands/name')).nameCommand },
+  tail: { summary: "Print your tenant's executions live: outcomes, console lines, exceptions", load: async () => (await import('./commands/tail')).tailCommand },
   dev: { summary: 'Serve component folders on a local registry, rebuilding them as they change', load: async () => (await import('./commands/dev')).devCommand },
 };
 

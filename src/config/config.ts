@@ -118,6 +118,10 @@ export interface RegistryConfig {
     requestHeadersTimeoutMs: number;
     /** A request body from which nothing arrives for this long is answered 408 and its connection closed (a steady upload, however slow, is not). */
     requestBodyIdleMs: number;
+    /** Tails (`GET /~tail`) one tenant may have open on one replica at once, the administrator's counted apart; past it TOO_MANY_TAILS. */
+    tailsPerTenant: number;
+    /** Characters of events one tail holds for a reader that does not take them; past it they are dropped, counted and told. */
+    tailBufferBytes: number;
   };
 }
 
@@ -175,6 +179,8 @@ export function defaultConfig(): RegistryConfig {
       drainTimeoutMs: 8000,
       requestHeadersTimeoutMs: 10_000,
       requestBodyIdleMs: 10_000,
+      tailsPerTenant: 5,
+      tailBufferBytes: 1024 * 1024,
     },
   };
 }

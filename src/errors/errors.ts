@@ -24,6 +24,8 @@ export const ERRORS = {
   REQUEST_TIMEOUT: { status: 408, message: 'The request stopped arriving: nothing came for longer than the registry waits.' },
   UNAUTHORIZED: { status: 401, message: 'A valid publish token is required.' },
   FORBIDDEN: { status: 403, message: 'The token may not publish this component.' },
+  // A tenant's tails open on one replica are bounded (limits.tailsPerTenant); details.limit says how many.
+  TOO_MANY_TAILS: { status: 429, message: 'The tenant has as many tails open as it may; close one first.' },
   GONE: { status: 410, message: 'This component version was unpublished.' },
   ALREADY_EXISTS: { status: 409, message: 'This component version is already published; versions are immutable.' },
   // 429: the tenant is over what it may publish or store; details.quota names which quota refused.

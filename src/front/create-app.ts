@@ -21,6 +21,7 @@ import { registerDeprecate } from './routes/deprecate';
 import { registerOpenApiDocument } from './routes/openapi';
 import { registerPublish } from './routes/publish';
 import { registerStaticFile } from './routes/static-file';
+import { registerTail } from './routes/tail';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
 import { answerStalledBodies } from './stalled-bodies';
 import { registerUnpublish } from './routes/unpublish';
@@ -79,6 +80,7 @@ export async function createApp(services: RegistryServices, options: { logger?: 
   registerUnpublish(app, services);
   registerDeprecate(app, services);
   registerAdmin(app, services);
+  registerTail(app, services);
   registerBatch(app, services);
   registerAction(app, services);
   registerOcClientComponent(app, services);

@@ -5,6 +5,7 @@
 export class Readiness {
   #draining = false;
   #started = false;
+  readonly #onDrain: Array<() => void> = [];
   readonly #sandboxUp: () => Promise<boolean>;
 
   /** `sandboxUp` answers whether at least one sandbox host answers. */
@@ -18,7 +19,14 @@ export class Readiness {
 
   /** From now on `/readyz` answers 503 and every response closes its connection. */
   drain(): void {
+    if (this.#draining) return;
     this.#draining = true;
+    for (const listener of this.#onDrain) listener();
+  }
+
+  /** Called once the replica starts draining (streams that would hold it end then). */
+  onDrain(listener: () => void): void {
+    this.#onDrain.push(listener);
   }
 
   /**

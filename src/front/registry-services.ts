@@ -6,6 +6,8 @@ import type { PublishJob } from '../publish/publish-package';
 import type { AuditLog } from '../audit/audit-log';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import type { TenantDirectory } from '../tenants/tenant-directory';
+import type { TailHub } from '../tail/tail-hub';
+import type { TailMetrics } from '../tail/tail-metrics';
 import type { PublicBaseUrl } from './public-base-url';
 import type { Readiness } from './readiness';
 
@@ -22,6 +24,9 @@ export interface RegistryServices {
   /** Tenants and tokens in storage, as of this replica's last poll (decisions §14). */
   tenants: TenantDirectory;
   audit: AuditLog;
+  /** The tails open on this front thread (src/tail/), and their metrics. */
+  tails: TailHub;
+  tailMetrics: TailMetrics;
   /**
    * Publishes the upload received into `file` in one of the registry's publish threads, when its
    * tenant's turn comes (src/publish/publish-pool.ts); rejects with the coded refusal. It stores the

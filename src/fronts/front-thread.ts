@@ -9,6 +9,7 @@ import type { SharedHost } from '../sandbox/host-sharing';
 import type { FrontThreadData } from './front-thread-data';
 import type { MetricsJson } from '../metrics/registry-metrics';
 import { PortCalls, type MessageEnd } from './port-calls';
+import type { ExecutionRecord } from '../tail/execution-record';
 
 const data = workerData as FrontThreadData;
 let registry: Registry | undefined;
@@ -33,6 +34,8 @@ const main: PortCalls = new PortCalls(parentPort as MessageEnd, {
     return registry!.metrics.registry.getMetricsAsJSON();
   },
   drain: () => void built.then(() => registry!.readiness.drain()),
+  'tail-watched': (entries: Array<[string, number]>) => void built.then(() => registry!.tails.setWatched(entries)),
+  'tail-event': (record: ExecutionRecord) => void built.then(() => registry!.tails.deliver(record)),
   close: async () => {
     await built;
     await registry!.close();
@@ -63,6 +66,11 @@ const built = createRegistry(config, {
     // The upload's path goes to the main thread's publish pool: the process's one queue of publishes.
     publish: (job, file) => main.call('publish', { job, file }),
     otherMetrics: () => main.call<MetricsJson[]>('metrics'),
+    tails: {
+      admit: (watcher) => main.call<boolean>('tail-admit', watcher),
+      release: (watcher) => main.tell('tail-release', watcher),
+      forward: (record) => main.tell('tail-event', record),
+    },
   },
 }).then((created) => {
   registry = created;

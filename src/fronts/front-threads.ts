@@ -8,6 +8,8 @@ import type { PublishJob } from '../publish/publish-package';
 import type { RecycleReason, SharedHost } from '../sandbox/host-sharing';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
 import type { TenantDirectory } from '../tenants/tenant-directory';
+import type { ExecutionRecord } from '../tail/execution-record';
+import type { MainTails } from '../tail/main-tails';
 import { PortCalls } from './port-calls';
 import type { FrontThreadData } from './front-thread-data';
 
@@ -22,6 +24,8 @@ export interface MainFront {
   tenants: TenantDirectory;
   metrics: RegistryMetrics;
   pool: SandboxPool;
+  /** The process's tails: admitted here, their records carried between the threads. */
+  tails: MainTails;
   /** Runs a publish in the process's one publish pool. */
   publish(job: PublishJob, file: string): Promise<PublishOutcome>;
   logger: boolean;
@@ -29,6 +33,7 @@ export interface MainFront {
 }
 
 interface Thread {
+  readonly index: number;
   readonly worker: Worker;
   readonly calls: PortCalls;
 }
@@ -52,6 +57,14 @@ export class FrontThreads {
   constructor(main: MainFront, count: number) {
     this.#main = main;
     this.#count = count;
+    main.tails.reachFronts({
+      watched: (entries) => {
+        for (const thread of this.#threads) thread.calls.tell('tail-watched', entries);
+      },
+      relay: (record, fronts) => {
+        for (const thread of this.#threads) if (fronts.includes(thread.index)) thread.calls.tell('tail-event', record);
+      },
+    });
   }
 
   /** Starts the threads and answers once each listens on `port`. */
@@ -73,6 +86,7 @@ export class FrontThreads {
     };
     const worker = new Worker(THREAD_FILE, { workerData: data });
     const thread: Thread = {
+      index,
       worker,
       calls: new PortCalls(worker, {
         recycle: ({ pid, reason }: { pid: number; reason: RecycleReason }) => this.#main.pool.recycleHost(pid, reason),
@@ -93,6 +107,10 @@ export class FrontThreads {
           await this.#main.tenants.refresh();
           await this.#others(thread, (other) => other.calls.call('tenants'));
         },
+        // The watched tenants reach every thread (this one included) before its tail's opening is answered.
+        'tail-admit': (watcher: string) => this.#main.tails.admitFor(index, watcher),
+        'tail-release': (watcher: string) => this.#main.tails.releaseFor(index, watcher),
+        'tail-event': (record: ExecutionRecord) => this.#main.tails.forwardFrom(index, record),
       }),
     };
     this.#threads.push(thread);
@@ -100,6 +118,7 @@ export class FrontThreads {
     worker.on('exit', () => {
       thread.calls.abandon('The front thread ended.');
       this.#threads.splice(this.#threads.indexOf(thread), 1);
+      this.#main.tails.frontEnded(index);
       // A front thread runs no tenant code: one that ends unasked is a fault of the registry's,
       // replaced after a pause (so that one failing at its start does not spin).
       if (this.#closing) return;

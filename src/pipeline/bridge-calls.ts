@@ -28,7 +28,7 @@ const clipped = (text: unknown): unknown => (typeof text === 'string' && text.le
  * or `{ok: false, message, code?}`.
  */
 export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly RegistryPlugin[], log: BridgeLog = { failed: () => {} }) {
-  return async ({ op, payload, depth, budget, caller, callerTenant }: BridgeRequest): Promise<string> => {
+  return async ({ op, payload, depth, budget, caller, callerTenant, callerComponent }: BridgeRequest): Promise<string> => {
     try {
       if (op === 'render') {
         const call = JSON.parse(payload) as NestedRenderPayload;
@@ -48,6 +48,7 @@ export function createBridgeAnswerer(pipeline: RenderPipeline, plugins: readonly
             budget,
             caller,
             callerTenant,
+            callerComponent,
           })
           .catch((error: unknown) => {
             log.failed({ ...nested, code: (error as { code?: unknown }).code ?? 'GENERIC_ERROR' }, 'nested render failed');

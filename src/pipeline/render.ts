@@ -19,6 +19,8 @@ import type { RenderMode } from './render-mode';
 import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-failure';
 import type { BridgeLog } from './nested-render-log';
 import { wrapHtml } from './wrap-html';
+import type { TailHub } from '../tail/tail-hub';
+import { recordForTails, tailSight, unleasedWhenWatched } from './tail-recording';
 
 export interface RenderRequest {
   name: string;
@@ -48,6 +50,8 @@ export interface RenderRequest {
   caller?: Caller;
   /** A nested render: the tenant of the component that asked for it. */
   callerTenant?: string;
+  /** A nested render: the name of the component that asked for it, when known. */
+  callerComponent?: string;
 }
 
 export interface Cookie {
@@ -91,9 +95,12 @@ export class RenderPipeline {
   readonly #nested: NestedPlans;
   /** Where the nested renders a host ran beside their parent are logged, as the front logs those it answers. */
   readonly #log: BridgeLog;
+  /** The tails of this front: an execution a tail may see is recorded for it (src/tail/). */
+  readonly #tails: TailHub | undefined;
 
-  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }) {
+  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }, tails?: TailHub) {
     this.#catalog = catalog;
+    this.#tails = tails;
     this.#pool = pool;
     this.#config = config;
     this.#metrics = metrics;
@@ -113,6 +120,8 @@ export class RenderPipeline {
       request.requestId,
       request.batch,
     );
+    // Kept as sent, read only if a tail records one of the request's executions.
+    budget.traceparent = request.headers['traceparent'];
     request.onAbandoned?.(() => budget.close());
     try {
       return await this.#render(request, budget);
@@ -209,7 +218,8 @@ export class RenderPipeline {
       staticPath,
       tenantCookies: cookiesOfOthers(component.cookieScope, headers, (other) => this.#cookieOwner(other) === tenant),
     });
-    const children = this.#nested.childrenOf(component.sandboxKey, request.depth);
+    const sight = tailSight(this.#tails, tenant, request.callerTenant);
+    const children = unleasedWhenWatched(this.#tails, sight, this.#nested.childrenOf(component.sandboxKey, request.depth));
     const job: ExecutionJob = {
       key: component.sandboxKey,
       component: component.name,
@@ -237,10 +247,12 @@ export class RenderPipeline {
           else log({ ...nested, code: isErrorCode(run.outcome) ? run.outcome : 'GENERIC_ERROR' }, 'nested render failed');
         }),
     };
-    const answer = this.#pool.execute(job).then((json) => {
+    if (sight === 'full') job.tail = true;
+    let answer = this.#pool.execute(job).then((json) => {
       const parsed = JSON.parse(json) as SandboxAnswer;
       return parsed.ok ? parsed : checkedFailure(parsed);
     });
+    if (sight !== undefined) answer = recordForTails(this.#tails!, { tenant, name: component.name, version: component.version, request, budget }, job, answer);
     return this.#metrics.observeExecution(component, tenant, answer, job);
   }
 

@@ -1,4 +1,4 @@
-import type { ComponentCode, BridgeOp, NestedPlan, NestedRun } from './protocol';
+import type { ComponentCode, BridgeOp, NestedPlan, NestedRun, TailReport } from './protocol';
 import type { RequestBudget } from './request-budget';
 import type { SandboxHost } from './sandbox-host';
 
@@ -38,6 +38,10 @@ export interface ExecutionJob {
   caller?: Caller;
   /** Set once charged when its request had less time left than the execution's own limit: a timeout is then the request's, not the component's. */
   cutShort?: boolean;
+  /** A tail that may see it in full is open: its host reports its CPU time, console lines and exception (`report`). */
+  tail?: true;
+  /** Set with its answer, for a job with `tail`. */
+  report?: TailReport;
 }
 
 /** A nested render or plugin call made from inside an isolate, for the front to answer. */
@@ -51,4 +55,6 @@ export interface BridgeRequest {
   caller?: Caller;
   /** The tenant of the component whose code made the call. */
   callerTenant: string;
+  /** That component's name, when known (not for a child its host ran under a lease). */
+  callerComponent?: string;
 }

@@ -69,6 +69,16 @@ export interface ExecuteMessage {
   foreign?: true;
   /** Nested renders the host may run itself, warm beside it, without asking the front (see NestedLease). */
   lease?: NestedLease;
+  /** A tail that may see it is open: the isolate keeps its console lines and exception, and the host its CPU time (TailReport). */
+  tail?: true;
+}
+
+/** What a tail gets of an execution the front flagged, with its result. */
+export interface TailReport {
+  /** CPU time of the isolate's entries it ran in, each shared out between the executions that entered together. */
+  cpuMs: number;
+  /** JSON the isolate made (workers/prelude/tail-capture.ts): console lines, how many were dropped, an uncaught exception. */
+  captured?: string;
 }
 
 /**
@@ -176,6 +186,8 @@ export interface ResultMessage {
   answer: string;
   /** The nested renders it ran itself under the execution's lease. */
   nested?: NestedRun[];
+  /** For a flagged execution (ExecuteMessage.tail). */
+  tail?: TailReport;
 }
 
 /** An isolate asks the front for a nested render or a plugin call, on behalf of one of its executions. */

@@ -57,6 +57,10 @@ export class RequestBudget {
    */
   rootTenant: string | undefined;
 
+  /** The request's `traceparent` header, as sent; and its trace id, once a tail needed it (src/tail/trace-id.ts). */
+  traceparent: string | string[] | undefined;
+  traceId: string | undefined;
+
   readonly #batch: BatchAllowance | undefined;
 
   /** `batch`: the allowance of the batch this request is an item of. */

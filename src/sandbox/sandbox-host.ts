@@ -3,7 +3,7 @@ import type { HostLink } from './host-link';
 import { IdTable } from './id-table';
 import { SentPlans, type PlannedLease } from './leased-plans';
 import { Outbox } from './outbox';
-import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedRun, PongMessage } from './protocol';
+import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedRun, PongMessage, TailReport } from './protocol';
 
 /** A draining host did not run the execution: it is to run on another host. */
 export const ELSEWHERE = Symbol('elsewhere');
@@ -17,8 +17,8 @@ export interface HostExecution {
   readonly component: string;
   /** The plugins its component declares: the only plugin calls it may make. */
   readonly plugins: readonly string[];
-  /** The isolate's result JSON, NEED_CODE, or ELSEWHERE; with the nested renders the host ran itself under its lease. */
-  readonly resolve: (answer: string | typeof ELSEWHERE, nested?: NestedRun[]) => void;
+  /** The isolate's result JSON, NEED_CODE, or ELSEWHERE; with the nested renders the host ran itself under its lease, and what a tail gets of it. */
+  readonly resolve: (answer: string | typeof ELSEWHERE, nested?: NestedRun[], tail?: TailReport) => void;
   readonly reject: (error: TesseraError) => void;
 }
 
@@ -93,7 +93,7 @@ export class SandboxHost {
         const execution = this.#executions.get(message.id)?.execution;
         if (execution) {
           this.#forget(message.id, execution);
-          execution.resolve(message.answer, message.nested);
+          execution.resolve(message.answer, message.nested, message.tail);
         }
         break;
       }
@@ -141,13 +141,24 @@ export class SandboxHost {
   }
 
   /** Sends one execution; answers its id (to cancel it). */
-  execute(component: string, key: string, code: ComponentCode | undefined, input: string, timeoutMs: number, foreign: boolean, execution: HostExecution, lease?: PlannedLease): number {
+  execute(
+    component: string,
+    key: string,
+    code: ComponentCode | undefined,
+    input: string,
+    timeoutMs: number,
+    foreign: boolean,
+    execution: HostExecution,
+    lease?: PlannedLease,
+    tail = false,
+  ): number {
     const id = this.#nextId++;
     this.#executions.set(id, { execution, overdueAt: performance.now() + timeoutMs + OVERDUE_MARGIN_MS });
     this.#perComponent.set(component, (this.#perComponent.get(component) ?? 0) + 1);
     const message: ExecuteMessage = { t: 'execute', id, key, component, code, input, timeoutMs };
     if (foreign) message.foreign = true;
     if (lease) message.lease = this.#plans.lease(lease);
+    if (tail) message.tail = true;
     this.#outbox.post(message);
     return id;
   }

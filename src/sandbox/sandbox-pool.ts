@@ -77,7 +77,7 @@ export class SandboxPool {
     const callerTenant = execution.tenant;
     const request: BridgeRequest =
       message.deeper === undefined
-        ? { op: message.op, payload: message.payload, depth, budget, caller: { key, host }, callerTenant }
+        ? { op: message.op, payload: message.payload, depth, budget, caller: { key, host }, callerTenant, callerComponent: execution.component }
         : { op: message.op, payload: message.payload, depth: depth + 1, budget, callerTenant };
     this.#options.bridge(request).then(
       (answer) => host.answerBridge(message.call, answer),
@@ -173,9 +173,10 @@ export class SandboxPool {
         payer: job.budget.rootTenant ?? job.tenant,
         children: job.children,
         granted,
-        resolve: (answer, nested) => {
+        resolve: (answer, nested, tail) => {
           settled();
           if (nested && granted) granted.runs = nested;
+          if (tail) job.report = tail;
           resolve(answer);
         },
         reject: (error) => {
@@ -185,7 +186,7 @@ export class SandboxPool {
       };
       // Another tenant's request: its cancel must leave this tenant's isolate alone.
       const foreign = job.budget.rootTenant !== undefined && job.budget.rootTenant !== job.tenant;
-      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution, granted?.lease);
+      const id = host.execute(job.component, job.key, code, job.input, timeoutMs, foreign, execution, granted?.lease, job.tail === true);
       const untrack = job.budget.track(() => host.cancel(id, new TesseraError('EXECUTION_CANCELLED')));
     });
   }

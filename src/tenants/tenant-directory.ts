@@ -30,6 +30,7 @@ export class TenantDirectory {
   #refreshing: Promise<void> | undefined;
   /** A refresh asked for while one was under way: it lists again once that one ends. */
   #next: Promise<void> | undefined;
+  readonly #refreshed: Array<() => void> = [];
 
   constructor(storage: StorageAdapter) {
     this.#storage = storage;
@@ -50,6 +51,11 @@ export class TenantDirectory {
       return this.refresh();
     });
     return this.#next;
+  }
+
+  /** Called after each read of the records (a token revoked meanwhile is refused from then on). */
+  afterRefresh(listener: () => void): void {
+    this.#refreshed.push(listener);
   }
 
   tenant(name: string): Tenant | undefined {
@@ -94,6 +100,7 @@ export class TenantDirectory {
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, unread.length) }, reader));
+    for (const listener of this.#refreshed) listener();
   }
 
   /** Takes one record in; answers whether it was read whole (a damaged one is tried again next time). */

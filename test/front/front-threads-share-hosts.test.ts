@@ -9,6 +9,8 @@ import { until } from '../sandbox/wait-for';
 import { freshGet as freshConnectionGet } from '../helpers/fresh-get';
 import { defaultConfig, type RegistryConfig } from '../../src/config/config';
 import { createRegistry } from '../../src/registry';
+import { MainTails } from '../../src/tail/main-tails';
+import { TailHub } from '../../src/tail/tail-hub';
 
 /** Two front threads on the registry's port, over two sandbox hosts, with the greeters' token. */
 const TWO_FRONTS = (config: RegistryConfig): void => {
@@ -102,6 +104,7 @@ t.test('a front thread starts whatever the order in which hosts were announced',
       tenants: registry.tenants,
       metrics: registry.metrics,
       pool: registry.pool,
+      tails: new MainTails(new TailHub(), 1),
       publish: async () => ({ ok: false, fault: 'no publish in this test' }),
       logger: false,
       log: (message) => t.fail(message),

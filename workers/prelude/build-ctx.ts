@@ -5,6 +5,7 @@ import type { DevelopmentConsole } from './dev-console';
 import type { HeaderRules } from './header-rules';
 import type { HostBridges } from './host-bridges';
 import type { Intrinsics } from './intrinsics';
+import type { TailCapture } from './tail-capture';
 
 /** What the component's server bundle and template defined, once they have run (install-prelude.ts sets them). */
 export interface LoadedComponent {
@@ -23,6 +24,7 @@ export interface CtxParts {
   readonly cookies: CookieRules;
   readonly bridges: HostBridges;
   readonly devConsole: DevelopmentConsole;
+  readonly tail: TailCapture;
   readonly loaded: LoadedComponent;
   readonly definitionOf: DefinitionOf;
 }
@@ -37,7 +39,7 @@ export interface CtxParts {
  */
 export function ctxBuilder(parts: CtxParts, version: VersionConstants, maxNestedBatch: number, maxNestedRenders: number) {
   'use strict';
-  const { intrinsics, failures, headers: headerRules, cookies: cookieRules, bridges, devConsole, loaded, definitionOf } = parts;
+  const { intrinsics, failures, headers: headerRules, cookies: cookieRules, bridges, devConsole, tail, loaded, definitionOf } = parts;
   const { stringify, parse, ErrorCtor, TypeErrorCtor, RangeErrorCtor, PromiseCtor, isArray, keys, hasOwn, freeze, defineProperty } = intrinsics;
   const { fail, answer, bounded, NOT_SERIALIZABLE } = failures;
   const { callHost, callHostSync } = bridges;
@@ -176,6 +178,7 @@ export function ctxBuilder(parts: CtxParts, version: VersionConstants, maxNested
         });
       }
     } catch (error) {
+      tail.thrown(execId, error);
       return fail(error, 'GENERIC_ERROR');
     }
 
@@ -200,6 +203,7 @@ export function ctxBuilder(parts: CtxParts, version: VersionConstants, maxNested
     try {
       html = view(props);
     } catch (error) {
+      tail.thrown(execId, error);
       return fail(error, 'RENDER_ERROR');
     }
     if (typeof html !== 'string') return fail(new ErrorCtor('The template did not return a string.'), 'RENDER_ERROR');

@@ -1,4 +1,5 @@
 import type { Intrinsics } from './intrinsics';
+import type { TailCapture } from './tail-capture';
 
 /** One line a component logged on a development registry. */
 export interface ConsoleLine {
@@ -11,8 +12,9 @@ export interface ConsoleLine {
  * console. A component built with `new Server({development: {console: true}})` on a development
  * registry has what it logs kept, bounded, and sent with its next answer; anywhere else the console
  * discards. Executions overlapping in one isolate share the lines: a development registry's concern only.
+ * Lines of an execution a tail watches go to its capture too (tail-capture.ts).
  */
-export function developmentConsole(intrinsics: Intrinsics) {
+export function developmentConsole(intrinsics: Intrinsics, tail: TailCapture) {
   'use strict';
   const { stringify, freeze } = intrinsics;
   let consoleLines: ConsoleLine[] | undefined;
@@ -28,7 +30,12 @@ export function developmentConsole(intrinsics: Intrinsics) {
   const logTo =
     (level: string) =>
     (...args: unknown[]) => {
-      if (consoleLines && consoleLines.length < 100) consoleLines.push({ level, message: args.map(describe).join(' ').slice(0, 2000) });
+      const relayed = consoleLines !== undefined && consoleLines.length < 100;
+      const tailed = tail.wants();
+      if (!relayed && !tailed) return;
+      const message = args.map(describe).join(' ');
+      if (relayed) consoleLines!.push({ level, message: message.slice(0, 2000) });
+      if (tailed) tail.log(level, message);
     };
   const console = freeze({ log: logTo('log'), info: logTo('info'), warn: logTo('warn'), error: logTo('error'), debug: logTo('debug'), trace: logTo('trace') });
   /** From now on, what the component logs is kept. */

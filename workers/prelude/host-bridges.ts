@@ -21,7 +21,15 @@ export interface HostDelivery {
  * to the host. Messages (answers, nested renders) go asynchronously, in order; plugin calls answer
  * synchronously, as in OC. Arguments leave as bounded JSON.
  */
-export function hostBridges(intrinsics: Intrinsics, bridge: HostBridge, deliver: HostDelivery, kinds: IsolateMessageKinds, failures: CodedFailures, maxPayloadChars: number) {
+export function hostBridges(
+  intrinsics: Intrinsics,
+  bridge: HostBridge,
+  deliver: HostDelivery,
+  kinds: IsolateMessageKinds,
+  failures: CodedFailures,
+  maxPayloadChars: number,
+  resumed: (execId: number) => void,
+) {
   'use strict';
   const { parse, stringify, ErrorCtor, RangeErrorCtor, PromiseCtor, SharedArrayBufferCtor, Int32ArrayCtor, atomicsWait, createObject } = intrinsics;
   const { coded } = failures;
@@ -94,7 +102,11 @@ export function hostBridges(intrinsics: Intrinsics, bridge: HostBridge, deliver:
     return new PromiseCtor<string>((resolve) => {
       waitingCalls[callId] = resolve;
       post([kinds.call, execId, callId, op, json]);
-    }).then((answer: string) => (callReturned(execId) ? never() : answerOf(answer)));
+    }).then((answer: string) => {
+      // The caller's code runs next: its console lines are its own (tail-capture.ts).
+      resumed(execId);
+      return callReturned(execId) ? never() : answerOf(answer);
+    });
   };
 
   // Plugins answer synchronously, as in OC. Not with `applySyncPromise`, which needs the host's thread
@@ -113,11 +125,14 @@ export function hostBridges(intrinsics: Intrinsics, bridge: HostBridge, deliver:
     throw new ErrorCtor(parsed.ended ? 'The request was already answered.' : parsed.message);
   };
 
-  /** An execution answered: calls of it still out resume nothing; the answer goes to the host, asking it to retire the isolate if it must. */
-  const postAnswer = (execId: number, json: string, retire: boolean): void => {
+  /**
+   * An execution answered: calls of it still out resume nothing; the answer goes to the host, asking
+   * it to retire the isolate if it must, with what a tail gets of it when one watches it.
+   */
+  const postAnswer = (execId: number, json: string, retire: boolean, tail: string | undefined): void => {
     const out = callsOut.get(execId);
     if (out !== undefined) answeredWithCallsOut.set(execId, out);
-    post([kinds.answered, execId, json, retire]);
+    post(tail === undefined ? [kinds.answered, execId, json, retire] : [kinds.answered, execId, json, retire, tail]);
   };
 
   /** The host's answers to earlier calls, as it enters the isolate: each resumes its caller. */

@@ -9,6 +9,7 @@ import type { headerRules } from './header-rules';
 import type { HostBridge, hostBridges, HostDelivery } from './host-bridges';
 import type { boundIntl } from './intl-bounds';
 import type { captureIntrinsics } from './intrinsics';
+import type { tailCapture } from './tail-capture';
 
 /** Bounds of what may leave the isolate, decided by the host. */
 export interface PreludeLimits {
@@ -31,6 +32,7 @@ export interface PreludeParts {
   cookieRules: typeof cookieRules;
   hostBridges: typeof hostBridges;
   developmentConsole: typeof developmentConsole;
+  tailCapture: typeof tailCapture;
   ctxBuilder: typeof ctxBuilder;
   boundIntl: typeof boundIntl;
 }
@@ -61,8 +63,9 @@ export function installPrelude(
   const { coded, clip, fail } = failures;
   const headers = parts.headerRules(intrinsics);
   const cookies = parts.cookieRules(intrinsics, limits.cookies, version.cookieScope, headers.isToken, headers.MAX_NAME_CHARS);
-  const bridges = parts.hostBridges(intrinsics, bridge, deliver, kinds, failures, limits.maxPayloadChars);
-  const devConsole = parts.developmentConsole(intrinsics);
+  const tail = parts.tailCapture(intrinsics);
+  const bridges = parts.hostBridges(intrinsics, bridge, deliver, kinds, failures, limits.maxPayloadChars, tail.enter);
+  const devConsole = parts.developmentConsole(intrinsics, tail);
   const loaded: LoadedComponent = { exports: undefined, view: undefined };
 
   const moduleRequire = (name: unknown) => {
@@ -104,20 +107,27 @@ export function installPrelude(
     return stringify({ kind: 'modern', parameters: definition.modern.parameters, actions: keys(definition.modern.actions) });
   };
 
-  const run = parts.ctxBuilder({ intrinsics, failures, headers, cookies, bridges, devConsole, loaded, definitionOf }, version, limits.maxNestedBatch, limits.maxNestedRenders);
+  const run = parts.ctxBuilder({ intrinsics, failures, headers, cookies, bridges, devConsole, tail, loaded, definitionOf }, version, limits.maxNestedBatch, limits.maxNestedRenders);
   const recycleNow = parts.boundIntl(global, failures);
 
   // An answer asks the host to retire this isolate once idle when it is the memory limit speaking, or
   // when the isolate holds too much outside its heap.
-  const runOne = (execId: number, inputJson: string): Promise<void> =>
-    run(inputJson, execId)
-      .then(undefined, (error: unknown) => fail(error, 'GENERIC_ERROR'))
-      .then((answer) => bridges.postAnswer(execId, answer.json, answer.memory || recycleNow()));
+  // An execution a tail watches (`tailed`) has its console lines and uncaught exception kept, and sent with its answer.
+  const runOne = (execId: number, inputJson: string, tailed: number | undefined): Promise<void> => {
+    if (tailed === 1) tail.start(execId);
+    tail.enter(execId);
+    return run(inputJson, execId)
+      .then(undefined, (error: unknown) => {
+        tail.thrown(execId, error);
+        return fail(error, 'GENERIC_ERROR');
+      })
+      .then((answer) => bridges.postAnswer(execId, answer.json, answer.memory || recycleNow(), tail.take(execId)));
+  };
   // The host enters the isolate once for all the executions of this version that arrived together,
   // and with them the answers to calls of earlier ones: not once each. Each answer stands once the
   // task that produced it has ended (see workers/isolate-entries.ts).
-  global.__tesseraRunMany = (batch: Array<[number, string]>, callAnswers: Array<[number, string]>): void => {
+  global.__tesseraRunMany = (batch: Array<[number, string, number?]>, callAnswers: Array<[number, string]>): void => {
     bridges.answerCalls(callAnswers);
-    for (const [execId, inputJson] of batch) void runOne(execId, inputJson);
+    for (const [execId, inputJson, tailed] of batch) void runOne(execId, inputJson, tailed);
   };
 }

@@ -10,6 +10,7 @@ import { hostBridges } from './host-bridges';
 import { installPrelude, type PreludeLimits, type PreludeParts } from './install-prelude';
 import { boundIntl } from './intl-bounds';
 import { captureIntrinsics } from './intrinsics';
+import { tailCapture } from './tail-capture';
 
 /**
  * The prelude's parts as the text of one object literal: each function of this folder is injected
@@ -17,7 +18,7 @@ import { captureIntrinsics } from './intrinsics';
  * realm may reach it), so each must be self-contained. Made once per host process.
  */
 const PARTS: string = (() => {
-  const parts: PreludeParts = { captureIntrinsics, codedFailures, headerRules, cookieRules, hostBridges, developmentConsole, ctxBuilder, boundIntl };
+  const parts: PreludeParts = { captureIntrinsics, codedFailures, headerRules, cookieRules, hostBridges, developmentConsole, tailCapture, ctxBuilder, boundIntl };
   return `{${Object.entries(parts)
     .map(([name, part]) => `${name}: (${part.toString()})`)
     .join(', ')}}`;
