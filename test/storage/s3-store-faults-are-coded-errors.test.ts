@@ -62,5 +62,11 @@ t.test('a store answering 500, stalling or stopped gives 503 STORAGE_UNAVAILABLE
   await server.start();
   t.same(await direct.registry.storage.listVersions('publish-greeting'), ['1.0.0'], 'the failed publishes left no version behind');
   t.equal((await request(directCss)).status, 200, 'the store is back: files are served again');
-  t.equal((await put(direct.url, 'publish-greeting/1.1.0', await packed(GREETING, '1.1.0'))).status, 201, 'and the failed version can be published');
+  // As a client told `Retry-After` does: a publish makes a dozen calls to the store, each within the
+  // short deadline above, which one may pass on a machine whose CPUs are busy with other work.
+  let republished = await put(direct.url, 'publish-greeting/1.1.0', await packed(GREETING, '1.1.0'));
+  for (let attempt = 1; attempt < 5 && republished.status === 503 && republished.body.code === 'STORAGE_UNAVAILABLE'; attempt++) {
+    republished = await put(direct.url, 'publish-greeting/1.1.0', await packed(GREETING, '1.1.0'));
+  }
+  t.equal(republished.status, 201, 'and the failed version can be published');
 });
