@@ -9,6 +9,7 @@ import { createApp } from './front/create-app';
 import { assertPortIsFree } from './front/port-is-free';
 import { listenUrl, PublicBaseUrl } from './front/public-base-url';
 import { Readiness } from './front/readiness';
+import { frontThreadsFor } from './fronts/front-thread-count';
 import { FrontThreads } from './fronts/front-threads';
 import { observeCatalog } from './metrics/catalog-metrics';
 import { RegistryMetrics, type MetricsJson } from './metrics/registry-metrics';
@@ -35,6 +36,9 @@ import type { StorageAdapter } from './storage/storage-adapter';
 import { MainTails } from './tail/main-tails';
 import { TailHub, type TailControl } from './tail/tail-hub';
 import { TailMetrics } from './tail/tail-metrics';
+import { internalAddressOf } from './tail/internal-address';
+import { PeerTails } from './tail/peer-tails';
+import { ReplicaAnnouncer } from './tail/replica-announcer';
 
 /** Past the execution time limit, how long a close waits for the last requests before it cuts connections. */
 const CLOSE_MARGIN_MS = 2000;
@@ -159,6 +163,12 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const tails = new TailHub();
   const mainTails = frontThread ? undefined : new MainTails(tails, config.limits.tailsPerTenant);
   if (frontThread) tails.connect(frontThread.tails);
+  // Where the other replicas reach this one, once it listens; a replica that does not poll storage runs alone and announces nothing.
+  let internalAddress: string | undefined;
+  const heartbeatMs = config.replicaHeartbeatSeconds * 1000;
+  const listensAt = (port: number) => void (internalAddress = config.pollIntervalSeconds > 0 ? internalAddressOf(config.internalAddress, config.host, port) : undefined);
+  const peerTails = new PeerTails({ storage, heartbeatMs, ownAddress: () => internalAddress, warn: (message) => app.log.warn(`tails: ${message}`) });
+  let announcer: ReplicaAnnouncer | undefined;
   // A token revoked since the last read ends its tails.
   tenants.afterRefresh(() => tails.recheck());
   // Called only once serving, when `app` exists: nested renders log under their root request's id.
@@ -186,7 +196,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string) => publishPool!.run(job, file);
   const publish = async (job: PublishJob, file: string) => throwUnlessPublished(await runPublish(job, file));
-  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), tails, tailMetrics: new TailMetrics(metrics.registry), published, tenantsChanged, publish }, { logger: options.logger });
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), tails, tailMetrics: new TailMetrics(metrics.registry), peerTails, published, tenantsChanged, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
     threads = new FrontThreads({ config, catalog, tenants, metrics, pool, tails: mainTails!, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
@@ -236,6 +246,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   const close = () =>
     (closed ??= (async () => {
       readiness.drain();
+      const leaving = announcer?.stop();
       threads?.drain();
       stopPolling?.();
       // Requests under way end within their time limit; a connection still open after that carries
@@ -244,7 +255,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       // The other front threads close beside this one, before the pool ends the hosts they use.
       await Promise.all([threads?.close(), app.close()]);
       clearTimeout(cutOff);
-      await Promise.all([pool.close(), publishPool?.close(), claiming]);
+      await Promise.all([pool.close(), publishPool?.close(), claiming, leaving]);
       await storage.close?.();
       if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     })());
@@ -262,6 +273,11 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       await app.listen(sharedPort(config.port, config.host, threads !== undefined));
       const { port } = app.server.address() as AddressInfo;
       publicBaseUrl.listeningOn(config.host, port);
+      listensAt(port);
+      if (internalAddress !== undefined) {
+        announcer = new ReplicaAnnouncer(storage, { address: internalAddress, heartbeatMs, warn: (message) => app.log.warn(`tails: ${message}`) });
+        await announcer.start();
+      }
       try {
         await threads?.start(port);
       } catch (error) {
@@ -273,10 +289,13 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     async listenOn(port) {
       await app.listen(sharedPort(port, config.host, true));
       publicBaseUrl.listeningOn(config.host, port);
+      listensAt(port);
     },
     close,
     async drain() {
       readiness.drain();
+      // Its record goes first: no tail opens a stream to a replica on its way out.
+      void announcer?.stop();
       threads?.drain();
       const finished = (async () => {
         await new Promise((resolve) => setTimeout(resolve, Math.min(config.limits.drainDelayMs, config.limits.drainTimeoutMs)));
@@ -287,19 +306,6 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       return Promise.race([finished, bound]);
     },
   };
-}
-
-/** Each front thread's share of an admission limit is at least this: a smaller limit means fewer threads. */
-const MIN_SHARE = 8;
-
-/**
- * The front threads a registry runs: `frontThreads`, fewer when an admission limit is too small to
- * share out (a registry allowed 2 executions of a component at once keeps one thread, and the
- * limit holds exactly, where two threads would each queue their own requests).
- */
-function frontThreadsFor(limits: RegistryConfig['limits']): number {
-  const smallest = Math.min(limits.concurrentPerHost, limits.maxConcurrentPerComponent, limits.maxQueue > 0 ? limits.maxQueue : Infinity);
-  return Math.max(1, Math.min(limits.frontThreads, Math.floor(smallest / MIN_SHARE)));
 }
 
 /**

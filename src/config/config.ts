@@ -48,6 +48,14 @@ export interface RegistryConfig {
   };
   /** Seconds between storage polls for versions published by other replicas; 0 disables polling. */
   pollIntervalSeconds: number;
+  /**
+   * Where the other replicas reach this one (`http://10.0.3.7:3030/`, src/tail/internal-address.ts):
+   * announced in storage so that a tail gathers every replica's executions. Unset: the listening
+   * address when it is a concrete one; none when it listens on every interface.
+   */
+  internalAddress: string | undefined;
+  /** Seconds between a replica's announcements in storage; one silent for four of them is gone. */
+  replicaHeartbeatSeconds: number;
   /** Hours after its publish during which the publishing tenant may unpublish a version (the administrator may at any time). */
   unpublishWindowHours: number;
   /** Days the audit log keeps an entry (src/audit/audit-maintenance.ts); 0 keeps every entry. */
@@ -138,6 +146,8 @@ export function defaultConfig(): RegistryConfig {
     publishTokens: [],
     tenants: { default: 'default', weights: {} },
     pollIntervalSeconds: 5,
+    internalAddress: undefined,
+    replicaHeartbeatSeconds: 5,
     unpublishWindowHours: 72,
     auditRetentionDays: 365,
     adminTokenSha256: undefined,

@@ -12,6 +12,8 @@ interface ConfigSettings {
   storage?: string;
   staticBaseUrl?: string;
   pollIntervalSeconds?: number;
+  internalAddress?: string;
+  replicaHeartbeatSeconds?: number;
   unpublishWindowHours?: number;
   auditRetentionDays?: number;
   adminTokenSha256?: string;
@@ -144,6 +146,8 @@ function applySettings(config: RegistryConfig, settings: ConfigSettings, relativ
   if (settings.storage !== undefined) config.storagePath = settings.storage.startsWith('s3://') ? settings.storage : path.resolve(relativeTo, settings.storage);
   if (settings.staticBaseUrl !== undefined) config.staticBaseUrl = settings.staticBaseUrl.endsWith('/') ? settings.staticBaseUrl : `${settings.staticBaseUrl}/`;
   if (settings.pollIntervalSeconds !== undefined) config.pollIntervalSeconds = settings.pollIntervalSeconds;
+  if (settings.internalAddress !== undefined) config.internalAddress = settings.internalAddress;
+  if (settings.replicaHeartbeatSeconds !== undefined) config.replicaHeartbeatSeconds = settings.replicaHeartbeatSeconds;
   if (settings.unpublishWindowHours !== undefined) config.unpublishWindowHours = settings.unpublishWindowHours;
   if (settings.auditRetentionDays !== undefined) config.auditRetentionDays = settings.auditRetentionDays;
   if (settings.adminTokenSha256 !== undefined) config.adminTokenSha256 = settings.adminTokenSha256;
@@ -216,6 +220,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   '^[0-9a-f]{64}$': 'must be the sha256 of the token: 64 lowercase hex characters',
   '^[a-z0-9*-]+$': 'must be a component-name pattern: lowercase letters, digits, dashes and *',
   '^https?://[^\\s]+$': 'must be an http:// or https:// URL',
+  '^(https?://)?[^\\s/?#]+/?$': 'must be a host, host:port or http://host:port',
 };
 
 function keyOf(pointer: string): string {

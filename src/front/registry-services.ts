@@ -8,6 +8,7 @@ import type { StorageAdapter } from '../storage/storage-adapter';
 import type { TenantDirectory } from '../tenants/tenant-directory';
 import type { TailHub } from '../tail/tail-hub';
 import type { TailMetrics } from '../tail/tail-metrics';
+import type { PeerTails } from '../tail/peer-tails';
 import type { PublicBaseUrl } from './public-base-url';
 import type { Readiness } from './readiness';
 
@@ -27,6 +28,8 @@ export interface RegistryServices {
   /** The tails open on this front thread (src/tail/), and their metrics. */
   tails: TailHub;
   tailMetrics: TailMetrics;
+  /** This front thread's tails that gather the other replicas' executions. */
+  peerTails: PeerTails;
   /**
    * Publishes the upload received into `file` in one of the registry's publish threads, when its
    * tenant's turn comes (src/publish/publish-pool.ts); rejects with the coded refusal. It stores the

@@ -11,6 +11,8 @@ export interface TailFilter {
   statuses?: { exact: ReadonlySet<number>; classes: ReadonlySet<number> };
   /** The share of matching executions sent, in (0, 1]. */
   sample: number;
+  /** This replica's executions only (`local=true`): how a replica holding a tail asks each of its peers for theirs. */
+  local: boolean;
 }
 
 const PATTERN = /^[A-Za-z0-9@/._~*-]{1,214}$/;
@@ -21,16 +23,16 @@ const invalid = (name: string, problem: string): TesseraError =>
 
 const listOf = (value: string): string[] => value.split(',').map((item) => item.trim());
 
-const PARAMETERS = new Set(['pattern', 'outcome', 'status', 'sample']);
+const PARAMETERS = new Set(['pattern', 'outcome', 'status', 'sample', 'local']);
 
 /** The filter a tail's query string asks for; NOT_VALID_REQUEST naming the parameter that is malformed, unknown or given twice. */
 export function parseTailFilter(query: Record<string, unknown>): TailFilter {
   for (const [name, value] of Object.entries(query)) {
-    if (!PARAMETERS.has(name)) throw invalid(name, 'is not a filter of a tail (pattern, outcome, status, sample)');
+    if (!PARAMETERS.has(name)) throw invalid(name, 'is not a filter of a tail (pattern, outcome, status, sample, local)');
     if (typeof value !== 'string') throw invalid(name, 'is given more than once');
   }
-  const filter: TailFilter = { sample: 1 };
-  const { pattern, outcome, status, sample } = query as Record<string, string | undefined>;
+  const filter: TailFilter = { sample: 1, local: false };
+  const { pattern, outcome, status, sample, local } = query as Record<string, string | undefined>;
   if (pattern !== undefined) {
     if (!PATTERN.test(pattern)) throw invalid('pattern', 'must be a component name, `*` matching any run of characters');
     filter.pattern = pattern;
@@ -56,6 +58,10 @@ export function parseTailFilter(query: Record<string, unknown>): TailFilter {
     const rate = /^[0-9.]+(e-?[0-9]+)?$/i.test(sample.trim()) ? Number(sample) : Number.NaN;
     if (!(rate > 0 && rate <= 1)) throw invalid('sample', 'must be a number greater than 0 and at most 1');
     filter.sample = rate;
+  }
+  if (local !== undefined) {
+    if (local !== 'true' && local !== 'false') throw invalid('local', 'must be true or false');
+    filter.local = local === 'true';
   }
   return filter;
 }

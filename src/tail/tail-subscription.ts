@@ -50,6 +50,11 @@ export class TailSubscription implements TailSubscriber {
     this.#stream.send(serverSentEvent('execution', view.event));
   }
 
+  /** An event of another replica's part of this tail (its executions, or a word about the replica), as server-sent event text. */
+  relay(chunk: string): void {
+    this.#stream.send(chunk);
+  }
+
   stillAllowed(): boolean {
     return this.#stillAllowed();
   }

@@ -18,9 +18,11 @@ export function haproxyBinary(): string | undefined {
 /**
  * HAProxy on 127.0.0.1:`port` in front of the replicas, checking `/readyz` every 200 ms: one
  * failed check takes a replica out, two good ones bring it back. A refused connection
- * is retried on another replica; nothing else is. Stopped by its pid when the test ends.
+ * is retried on another replica; nothing else is. Stopped by its pid when the test ends. A
+ * connection idle for `idleSeconds` (10) is closed: a test of long streams (tails, whose keep-alive
+ * comes every 15 s) gives more.
  */
-export async function startHaproxy(t: Teardown, binary: string, dir: string, port: number, replicaPorts: number[]): Promise<void> {
+export async function startHaproxy(t: Teardown, binary: string, dir: string, port: number, replicaPorts: number[], idleSeconds = 10): Promise<void> {
   const config = path.join(dir, 'haproxy.cfg');
   await writeFile(
     config,
@@ -30,8 +32,8 @@ export async function startHaproxy(t: Teardown, binary: string, dir: string, por
       'defaults',
       '  mode http',
       '  timeout connect 1s',
-      '  timeout client 10s',
-      '  timeout server 10s',
+      `  timeout client ${idleSeconds}s`,
+      `  timeout server ${idleSeconds}s`,
       '  retries 3',
       '  option redispatch 1',
       // Only a refused connection is retried (nothing was sent): a request a replica dropped stays failed, so draining must prevent it.

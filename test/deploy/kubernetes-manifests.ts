@@ -87,13 +87,19 @@ function secretValue(secret: Secret, key: string): string | undefined {
  * The container's environment as the kubelet makes it: literal values, and keys of the base's
  * ConfigMaps and Secrets. A reference to a missing object or key throws, unless it is optional.
  */
+/** The pod's fields the container reads through the downward API, as a running pod has them. */
+const POD_FIELDS: Record<string, string> = { 'status.podIP': '10.42.0.17' };
+
 export function podEnvironment(manifests: Manifests): Record<string, string> {
   const env: Record<string, string> = {};
   for (const variable of registryContainer(manifests).env ?? []) {
-    const { configMapKeyRef: fromMap, secretKeyRef: fromSecret } = variable.valueFrom ?? {};
+    const { configMapKeyRef: fromMap, secretKeyRef: fromSecret, fieldRef } = variable.valueFrom ?? {};
     let value: string | undefined = variable.value;
     let optional = false;
-    if (fromMap) {
+    if (fieldRef) {
+      // What the kubelet fills in from the pod (the downward API): an example of each field read.
+      value = POD_FIELDS[fieldRef.fieldPath];
+    } else if (fromMap) {
       value = manifests.configMaps.find((map) => map.metadata?.name === fromMap.name)?.data?.[fromMap.key];
       optional = fromMap.optional === true;
     } else if (fromSecret) {

@@ -24,11 +24,12 @@ t.test('every refusal of a tail is coded, before any stream opens', async (t) =>
     [SHOP_TOKEN, '?pattern=shop%20logger', 400, parameter('pattern', 'must be a component name, `*` matching any run of characters')],
     [SHOP_TOKEN, '?sample=0', 400, parameter('sample', 'must be a number greater than 0 and at most 1')],
     [SHOP_TOKEN, '?sample=1.5', 400, parameter('sample', 'must be a number greater than 0 and at most 1')],
+    [SHOP_TOKEN, '?local=yes', 400, parameter('local', 'must be true or false')],
     [SHOP_TOKEN, '?sample=often', 400, parameter('sample', 'must be a number greater than 0 and at most 1')],
     [SHOP_TOKEN, '?status=5xy', 400, parameter('status', 'must be HTTP statuses (500) or classes (5xx), comma-separated')],
     [SHOP_TOKEN, '?status=600', 400, parameter('status', 'must be HTTP statuses (500) or classes (5xx), comma-separated')],
     [SHOP_TOKEN, '?outcome=ok,BROKEN', 400, parameter('outcome', 'must be ok, error or error codes of docs/reference/errors.md, comma-separated')],
-    [SHOP_TOKEN, '?statuss=500', 400, parameter('statuss', 'is not a filter of a tail (pattern, outcome, status, sample)')],
+    [SHOP_TOKEN, '?statuss=500', 400, parameter('statuss', 'is not a filter of a tail (pattern, outcome, status, sample, local)')],
     [SHOP_TOKEN, '?status=500&status=404', 400, parameter('status', 'is given more than once')],
   ];
   for (const [token, query, status, body] of cases) {

@@ -3,6 +3,7 @@ import { isAdminToken } from '../../config/admin-token';
 import { TesseraError } from '../../errors/errors';
 import { publisherOf } from '../../publish/tenant-tokens';
 import { parseTailFilter, withinScope } from '../../tail/tail-filter';
+import { PeerFanIn } from '../../tail/peer-fan-in';
 import { TailSubscription } from '../../tail/tail-subscription';
 import { EVERY_TENANT } from '../../tail/tail-views';
 import { REQUEST_ID_HEADER } from '../request-id';
@@ -17,9 +18,9 @@ const readByTheHandler = () => () => true;
 const SCHEMA = {
   summary: "Watch a tenant's executions live",
   description:
-    "Server-sent events, one `execution` event per execution of the tenant's components on this replica: its outcome, duration, CPU time, " +
+    "Server-sent events, one `execution` event per execution of the tenant's components on every replica over the same storage: its outcome, duration, CPU time, " +
     'trace id, console lines and uncaught exception; another tenant\'s component rendered inside one of them as its outcome alone. ' +
-    "`dropped` tells how many events a slow reader lost; `end` why the stream ended. With one of the tenant's publish tokens, or the " +
+    "`replica` tells that another replica's part joined, left or was refused; `dropped` how many events a slow reader lost; `end` why the stream ended. With one of the tenant's publish tokens, or the " +
     "administrator's (every tenant's). See docs/guides/authors/watching-executions.md.",
   tags: ['Operations'],
   security: [{ publishToken: [] }, { adminToken: [] }],
@@ -31,10 +32,11 @@ const SCHEMA = {
       outcome: { type: 'string', description: '`ok`, `error`, or error codes, comma-separated.' },
       status: { type: 'string', description: 'HTTP statuses (`500`) or classes (`5xx`), comma-separated.' },
       sample: { type: 'string', description: 'The share of matching executions sent, greater than 0 and at most 1.' },
+      local: { type: 'string', enum: ['true', 'false'], description: "`true`: this replica's executions only (what a replica asks of its peers for a tail it holds)." },
     },
   },
   response: {
-    200: { description: 'A stream of server-sent events (`open`, `execution`, `dropped`, `end`).', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    200: { description: 'A stream of server-sent events (`open`, `execution`, `replica`, `dropped`, `end`).', content: { 'text/event-stream': { schema: { type: 'string' } } } },
     ...errorResponses('NOT_VALID_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'TOO_MANY_TAILS', 'NOT_READY'),
   },
 } as const;
@@ -47,11 +49,12 @@ interface Watcher {
 }
 
 /**
- * `GET /~tail` (decisions §16): a live tail of one tenant's executions on this replica, as
- * server-sent events. Every refusal is coded, before the stream opens.
+ * `GET /~tail` (decisions §16): a live tail of one tenant's executions, as server-sent events:
+ * this replica's, and its peers' gathered through a stream to each (src/tail/peer-fan-in.ts).
+ * Every refusal is coded, before the stream opens.
  */
 export function registerTail(app: FastifyInstance, services: RegistryServices): void {
-  const { config, tails, tailMetrics, readiness } = services;
+  const { config, tails, tailMetrics, readiness, peerTails } = services;
   readiness.onDrain(() => tails.endAll());
   app.addHook('preClose', (done) => {
     tails.endAll();
@@ -67,6 +70,11 @@ export function registerTail(app: FastifyInstance, services: RegistryServices): 
     }
     if (readiness.draining) throw new TesseraError('NOT_READY', 'This registry is draining; connect again to reach another replica.');
     let ended = false;
+    // The other replicas' parts of the tail, asked with the reader's own token.
+    const fanIn =
+      filter.local || !peerTails.enabled
+        ? undefined
+        : new PeerFanIn({ query: peerQuery(request.query), authorization: request.headers.authorization!, send: (chunk) => subscription.relay(chunk) });
     const subscription = new TailSubscription({
       watcher,
       filter,
@@ -76,6 +84,10 @@ export function registerTail(app: FastifyInstance, services: RegistryServices): 
       dropped: (count) => tailMetrics.dropped(watcher, count),
       ended: () => {
         ended = true;
+        if (fanIn) {
+          peerTails.remove(fanIn);
+          fanIn.close();
+        }
         tails.close(subscription);
         tailMetrics.closed(watcher);
       },
@@ -95,8 +107,18 @@ export function registerTail(app: FastifyInstance, services: RegistryServices): 
     });
     reply.raw.on('close', () => subscription.closed());
     if (reply.raw.destroyed) subscription.closed();
-    else if (!ended) subscription.opened({ tenant: watcher, pattern: filter.pattern ?? null, replica: services.publicBaseUrl.value });
+    else if (!ended) {
+      subscription.opened({ tenant: watcher, pattern: filter.pattern ?? null, replica: services.publicBaseUrl.value });
+      if (fanIn) peerTails.add(fanIn);
+    }
   });
+}
+
+/** The tail's own filters, for its peers, asking each for its own executions only. */
+function peerQuery(query: TailQuery): string {
+  const params = new URLSearchParams(query as Record<string, string>);
+  params.set('local', 'true');
+  return params.toString();
 }
 
 function watcherOf(authorization: string | undefined, services: RegistryServices): Watcher {
