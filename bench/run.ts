@@ -2,7 +2,7 @@
  * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
  * and records them in bench/README.md.
  *
- *   npm run bench -- [--scenarios render,batch-5,nested,against-oc,limits,memory,lost-isolates,render-esm,render-react,template-memory,cold-paths,catalog-scale,publish-while-rendering,publish-under-attack] [--rounds 5] [--duration 3]
+ *   npm run bench -- [--scenarios render,batch-5,nested,against-oc,limits,memory,lost-isolates,render-esm,render-react,template-memory,cold-paths,catalog-scale,publish-while-rendering,publish-under-attack,render-while-tailing] [--rounds 5] [--duration 3]
  *                    [--warmup 3] [--connections 50] [--load-generator wrk|autocannon] [--remark "text recorded with the results"] [--print-only]
  *
  * The load generator is wrk when it is installed (`apt-get install wrk`), else autocannon.
@@ -24,6 +24,7 @@ import { nestedScenario } from './scenarios/nested';
 import { publishUnderAttackScenario } from './scenarios/publish-under-attack';
 import { publishWhileRenderingScenario } from './scenarios/publish-while-rendering';
 import { renderScenario } from './scenarios/render';
+import { renderWhileTailingScenario } from './scenarios/render-while-tailing';
 import { renderEsmScenario, renderReactScenario } from './scenarios/render-templates';
 import { templateMemoryScenario } from './scenarios/template-memory';
 import type { ServerProcess } from './server-process';
@@ -44,6 +45,7 @@ const SCENARIOS: Scenario[] = [
   catalogScaleScenario,
   publishWhileRenderingScenario,
   publishUnderAttackScenario,
+  renderWhileTailingScenario,
 ];
 /** The components the render, batch, nested, against-oc, limits and template render scenarios request. */
 const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner', 'esm-counter', 'react-toggle'];

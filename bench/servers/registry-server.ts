@@ -8,6 +8,8 @@ export interface RegistryServerOptions {
   limits?: Partial<RegistryConfig['limits']>;
   /** Tokens that may publish to it (none by default). */
   publishTokens?: RegistryConfig['publishTokens'];
+  /** The administrator's token's sha256 (none by default). */
+  adminTokenSha256?: string;
 }
 
 async function main(): Promise<void> {
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
   config.pollIntervalSeconds = 0;
   Object.assign(config.limits, options.limits);
   config.publishTokens = options.publishTokens ?? [];
+  config.adminTokenSha256 = options.adminTokenSha256;
   const registry = await createRegistry(config);
   const url = await registry.listen();
   serveUntilStopped({ type: 'ready', url, sandboxHosts: registry.pool.size }, () => registry.close());
