@@ -83,7 +83,7 @@ t.test('every bad key is named, in the file and in the variables', async (t) => 
     }),
   );
   t.same(problemsOf(() => loadConfig({ file })), [
-    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, staticBaseUrl, pollIntervalSeconds, unpublishWindowHours, auditRetentionDays, adminTokenSha256, development, logRequests, env, plugins, publishTokens, dependencyPolicy, tenants, cors, limits`,
+    `${file}: prot is not a known setting; known: port, host, baseUrl, storage, staticBaseUrl, pollIntervalSeconds, internalAddress, replicaHeartbeatSeconds, unpublishWindowHours, auditRetentionDays, adminTokenSha256, development, logRequests, env, plugins, publishTokens, dependencyPolicy, tenants, cors, limits`,
     `${file}: port must be an integer`,
     `${file}: baseUrl must be an http:// or https:// URL`,
     `${file}: publishTokens[0].sha256 must be the sha256 of the token: 64 lowercase hex characters`,
