@@ -86,8 +86,6 @@ const schemaOf = (withVersion: boolean) => ({
         ...PAGE,
       },
     },
-    401: { description: 'The web UI page, refusing the token (`UNAUTHORIZED`): neither a live publish token nor the administrator\'s.', content: PAGE },
-    403: { description: 'The web UI page, refusing the token (`FORBIDDEN`): another tenant\'s, or outside its name patterns.', content: PAGE },
     ...errorResponses('NOT_FOUND'),
   },
 });
@@ -96,13 +94,12 @@ const postSchemaOf = (withVersion: boolean) => ({
   summary: withVersion ? "A component version's page with its last errors" : "The latest version's page with its last errors",
   description:
     "The web UI's component page, with the component's last errors on this replica (newest first, at most 20) when the form's `token` is one of its tenant's publish tokens or the administrator's. " +
-    'Answered with `Cache-Control: no-store`. See docs/guides/authors/watching-executions.md.',
+    'A token refused is answered with the page, its refusal coded in it and none of the errors, as 401 (`UNAUTHORIZED`: neither a live publish token nor the administrator\'s) ' +
+    "or 403 (`FORBIDDEN`: another tenant's, or outside its name patterns). Answered with `Cache-Control: no-store`. See docs/guides/authors/watching-executions.md.",
   tags: ['Catalog'],
   body: { type: 'object', properties: { token: { type: 'string', description: "A publish token of the component's tenant, or the administrator's." } } },
   response: {
     200: { description: 'The page; without a token, the form asking for one.', content: PAGE },
-    401: { description: 'The page, refusing the token (`UNAUTHORIZED`).', content: PAGE },
-    403: { description: "The page, refusing the token (`FORBIDDEN`): another tenant's.", content: PAGE },
     ...errorResponses('NOT_FOUND'),
   },
 });
