@@ -39,6 +39,7 @@ import { TailMetrics } from './tail/tail-metrics';
 import { internalAddressOf } from './tail/internal-address';
 import { PeerTails } from './tail/peer-tails';
 import { ReplicaAnnouncer } from './tail/replica-announcer';
+import { newestFirst, type LastError, type LastErrors } from './tail/last-errors';
 
 /** Past the execution time limit, how long a close waits for the last requests before it cuts connections. */
 const CLOSE_MARGIN_MS = 2000;
@@ -55,6 +56,8 @@ export interface Registry {
   readiness: Readiness;
   /** The tails open on this front thread. */
   tails: TailHub;
+  /** Each component's last failures on this front thread. */
+  lastErrors: LastErrors;
   /**
    * Listens on the configured port and host, and starts the other front threads on the same port;
    * answers the base URL (`http://127.0.0.1:3030/`).
@@ -87,6 +90,8 @@ export interface FrontThreadRole {
   /** Runs a publish in the main thread's publish pool. */
   publish(job: PublishJob, file: string): Promise<PublishOutcome>;
   otherMetrics(): Promise<MetricsJson[]>;
+  /** A component's last failures on each of the process's other front threads. */
+  otherLastErrors(name: string): Promise<LastError[][]>;
   /** The main thread's roster of the process's tails, and the way to its other fronts' tails. */
   tails: TailControl;
 }
@@ -196,10 +201,13 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string) => publishPool!.run(job, file);
   const publish = async (job: PublishJob, file: string) => throwUnlessPublished(await runPublish(job, file));
-  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), tails, tailMetrics: new TailMetrics(metrics.registry), peerTails, published, tenantsChanged, publish }, { logger: options.logger });
+  // A component's page shows its last failures on every front thread of the process, newest first.
+  const lastErrors = async (name: string) =>
+    newestFirst([pipeline.lastErrors.of(name), ...(await (frontThread ? frontThread.otherLastErrors(name) : (threads?.lastErrors(name) ?? [])))]);
+  const app = await createApp({ config, catalog, storage, pipeline, metrics, publicBaseUrl, readiness, tenants, audit: new AuditLog(storage), tails, tailMetrics: new TailMetrics(metrics.registry), peerTails, lastErrors, published, tenantsChanged, publish }, { logger: options.logger });
   logHostOutput = (pid, text) => app.log.warn({ sandboxHost: pid }, text.trimEnd());
   if (threadCount > 0) {
-    threads = new FrontThreads({ config, catalog, tenants, metrics, pool, tails: mainTails!, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
+    threads = new FrontThreads({ config, catalog, tenants, metrics, pool, tails: mainTails!, lastErrors: pipeline.lastErrors, publish: runPublish, logger: options.logger ?? false, log: (message) => app.log.error(message) }, threadCount);
   }
   const otherMetrics = frontThread ? frontThread.otherMetrics : threads ? () => threads!.metrics() : undefined;
   if (otherMetrics) metrics.sumWith(otherMetrics);
@@ -268,6 +276,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     metrics,
     readiness,
     tails,
+    lastErrors: pipeline.lastErrors,
     async listen() {
       if (threads !== undefined && config.port !== 0) await assertPortIsFree(config.port, config.host);
       await app.listen(sharedPort(config.port, config.host, threads !== undefined));

@@ -9,6 +9,7 @@ import type { TenantDirectory } from '../tenants/tenant-directory';
 import type { TailHub } from '../tail/tail-hub';
 import type { TailMetrics } from '../tail/tail-metrics';
 import type { PeerTails } from '../tail/peer-tails';
+import type { LastError } from '../tail/last-errors';
 import type { PublicBaseUrl } from './public-base-url';
 import type { Readiness } from './readiness';
 
@@ -30,6 +31,8 @@ export interface RegistryServices {
   tailMetrics: TailMetrics;
   /** This front thread's tails that gather the other replicas' executions. */
   peerTails: PeerTails;
+  /** A component's last failures on every front thread of this replica, newest first. */
+  lastErrors(name: string): Promise<LastError[]>;
   /**
    * Publishes the upload received into `file` in one of the registry's publish threads, when its
    * tenant's turn comes (src/publish/publish-pool.ts); rejects with the coded refusal. It stores the

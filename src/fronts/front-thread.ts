@@ -10,6 +10,7 @@ import type { FrontThreadData } from './front-thread-data';
 import type { MetricsJson } from '../metrics/registry-metrics';
 import { PortCalls, type MessageEnd } from './port-calls';
 import type { ExecutionRecord } from '../tail/execution-record';
+import type { LastError } from '../tail/last-errors';
 
 const data = workerData as FrontThreadData;
 let registry: Registry | undefined;
@@ -32,6 +33,10 @@ const main: PortCalls = new PortCalls(parentPort as MessageEnd, {
   metrics: async () => {
     await built;
     return registry!.metrics.registry.getMetricsAsJSON();
+  },
+  'last-errors': async (name: string) => {
+    await built;
+    return registry!.lastErrors.of(name);
   },
   drain: () => void built.then(() => registry!.readiness.drain()),
   'tail-watched': (entries: Array<[string, number]>) => void built.then(() => registry!.tails.setWatched(entries)),
@@ -66,6 +71,7 @@ const built = createRegistry(config, {
     // The upload's path goes to the main thread's publish pool: the process's one queue of publishes.
     publish: (job, file) => main.call('publish', { job, file }),
     otherMetrics: () => main.call<MetricsJson[]>('metrics'),
+    otherLastErrors: (name) => main.call<LastError[][]>('last-errors', name),
     tails: {
       admit: (watcher) => main.call<boolean>('tail-admit', watcher),
       release: (watcher) => main.tell('tail-release', watcher),

@@ -10,6 +10,7 @@ import type { SandboxPool } from '../sandbox/sandbox-pool';
 import type { TenantDirectory } from '../tenants/tenant-directory';
 import type { ExecutionRecord } from '../tail/execution-record';
 import type { MainTails } from '../tail/main-tails';
+import type { LastError, LastErrors } from '../tail/last-errors';
 import { PortCalls } from './port-calls';
 import type { FrontThreadData } from './front-thread-data';
 
@@ -26,6 +27,8 @@ export interface MainFront {
   pool: SandboxPool;
   /** The process's tails: admitted here, their records carried between the threads. */
   tails: MainTails;
+  /** The main thread's front's last failures of each component. */
+  lastErrors: LastErrors;
   /** Runs a publish in the process's one publish pool. */
   publish(job: PublishJob, file: string): Promise<PublishOutcome>;
   logger: boolean;
@@ -103,6 +106,7 @@ export class FrontThreads {
           await this.#others(thread, (other) => other.calls.call('add', { name, version }));
         },
         metrics: async () => [await this.#main.metrics.registry.getMetricsAsJSON(), ...(await this.#others(thread, (other) => other.calls.call<MetricsJson>('metrics')))],
+        'last-errors': async (name: string) => [this.#main.lastErrors.of(name), ...(await this.#others(thread, (other) => other.calls.call<LastError[]>('last-errors', name)))],
         tenants: async () => {
           await this.#main.tenants.refresh();
           await this.#others(thread, (other) => other.calls.call('tenants'));
@@ -152,6 +156,11 @@ export class FrontThreads {
   /** The metrics of every front thread. */
   metrics(): Promise<MetricsJson[]> {
     return this.#others(undefined, (thread) => thread.calls.call<MetricsJson>('metrics'));
+  }
+
+  /** A component's last failures on every front thread. */
+  lastErrors(name: string): Promise<LastError[][]> {
+    return this.#others(undefined, (thread) => thread.calls.call<LastError[]>('last-errors', name));
   }
 
   /** `/readyz` turns 503 on every thread, and each response closes its connection. */

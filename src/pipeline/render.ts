@@ -20,6 +20,8 @@ import { checkedFailure, failureMessage, type SandboxFailure } from './sandbox-f
 import type { BridgeLog } from './nested-render-log';
 import { wrapHtml } from './wrap-html';
 import type { TailHub } from '../tail/tail-hub';
+import { LastErrors } from '../tail/last-errors';
+import { noteFailure, noteNestedFailure, noteRejection } from './last-error-recording';
 import { recordForTails, tailSight, unleasedWhenWatched } from './tail-recording';
 
 export interface RenderRequest {
@@ -97,10 +99,13 @@ export class RenderPipeline {
   readonly #log: BridgeLog;
   /** The tails of this front: an execution a tail may see is recorded for it (src/tail/). */
   readonly #tails: TailHub | undefined;
+  /** Each component's last failures on this front, for its page (filled on the failure path only). */
+  readonly lastErrors: LastErrors;
 
-  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }, tails?: TailHub) {
+  constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }, tails?: TailHub, lastErrors = new LastErrors()) {
     this.#catalog = catalog;
     this.#tails = tails;
+    this.lastErrors = lastErrors;
     this.#pool = pool;
     this.#config = config;
     this.#metrics = metrics;
@@ -239,6 +244,7 @@ export class RenderPipeline {
           this.#metrics.nestedRendered('host');
           this.#metrics.recordExecution(planned.version, planned.tenant, run.ms / 1000, run.outcome, run.short !== true);
           const ok = run.outcome === 'ok';
+          if (!ok) noteNestedFailure(this.lastErrors, { name: planned.plan.name, version: planned.plan.version, tenant: planned.tenant }, run.outcome);
           // Successes are logged only with the access log on: no line is built otherwise.
           const log = ok ? this.#log.rendered : this.#log.failed;
           if (log === undefined) return;
@@ -248,10 +254,14 @@ export class RenderPipeline {
         }),
     };
     if (sight === 'full') job.tail = true;
-    let answer = this.#pool.execute(job).then((json) => {
-      const parsed = JSON.parse(json) as SandboxAnswer;
-      return parsed.ok ? parsed : checkedFailure(parsed);
-    });
+    const ran = { name: component.name, version: component.version, tenant };
+    let answer = this.#pool.execute(job).then(
+      (json) => {
+        const parsed = JSON.parse(json) as SandboxAnswer;
+        return parsed.ok ? parsed : noteFailure(this.lastErrors, ran, checkedFailure(parsed));
+      },
+      (error: unknown) => noteRejection(this.lastErrors, ran, error),
+    );
     if (sight !== undefined) answer = recordForTails(this.#tails!, { tenant, name: component.name, version: component.version, request, budget }, job, answer);
     return this.#metrics.observeExecution(component, tenant, answer, job);
   }

@@ -11,14 +11,16 @@ export interface ComponentPageInput {
   clientUrl: string;
   /** When the version is deprecated: shown under its title. */
   deprecation?: { message: string; date: string } | undefined;
+  /** The "Last errors" section (last-errors-section.ts). */
+  lastErrors: string;
 }
 
 /**
  * `GET /:name[/:version]/~info` for a browser: the version's facts, every version, the parameters
  * and a live preview rendered by the browser client in a sandboxed frame, with a form for the
- * parameters (prefilled with each one's example, else its default).
+ * parameters (prefilled with each one's example, else its default), and its last errors to its tenant.
  */
-export function componentPage({ baseUrl, descriptor, allVersions, clientUrl, deprecation }: ComponentPageInput): string {
+export function componentPage({ baseUrl, descriptor, allVersions, clientUrl, deprecation, lastErrors }: ComponentPageInput): string {
   const { name, version, oc } = descriptor;
   const parameters = Object.entries(oc.parameters ?? {});
   const versions = [...allVersions]
@@ -32,6 +34,7 @@ export function componentPage({ baseUrl, descriptor, allVersions, clientUrl, dep
     `<p>${escapeHtml(descriptor.description ?? '')}</p>` +
     facts(descriptor) +
     `<section aria-labelledby="versions-title"><h2 id="versions-title">Versions</h2><ul class="versions">${versions}</ul></section>` +
+    lastErrors +
     `<section aria-labelledby="parameters-title"><h2 id="parameters-title">Parameters</h2>${parameterTable(parameters)}</section>` +
     `<section aria-labelledby="preview-title"><h2 id="preview-title">Live preview</h2>` +
     `<form id="preview-form"><div class="fields">${parameters.map(([parameter, definition]) => field(parameter, definition)).join('')}</div><button>Render</button></form>` +

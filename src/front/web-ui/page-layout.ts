@@ -63,4 +63,5 @@ const STYLES = [
   '.fields small{font-weight:400;color:var(--muted)}',
   'iframe.preview{display:block;width:100%;height:14rem;border:1px dashed var(--line);border-radius:.5rem;margin-top:.5rem}',
   '#preview-status[data-state=failed]{color:var(--bad)}#preview-href{overflow-wrap:anywhere}',
+  '.refusal{color:var(--bad)}form.token{display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline}form.token p{flex-basis:100%;margin:0}',
 ].join('');
