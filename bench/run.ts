@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
+import { ocAuthoredCopies } from './oc/oc-authored-copies';
 import { describeMachine, formatMethod, formatReport } from './format-report';
 import type { LoadGeneratorName } from './load-options';
 import { recordResults } from './record-results';
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
   console.log(`Tessera benchmarks: ${scenarios.map((s) => s.name).join(', ')}\n\nMethod\n${formatMethod(machine, settings, [])}\n`);
 
   const storage = await temporaryFolder('storage');
+  const copies = await temporaryFolder('oc-authored');
   let shared: Promise<ServerProcess> | undefined;
   const stopShared = async () => {
     const started = shared;
@@ -111,7 +113,9 @@ async function main(): Promise<void> {
     if (started) await (await started).stop();
   };
   try {
-    await packageInto(storage.path, [...DEMOS_USED.map(demoComponent), ...BENCH_COMPONENTS_USED.map(benchComponent)]);
+    // The OC-authored greetings (against-oc's batches) are packaged by Tessera's own packager, as `tessera publish` does.
+    const ocAuthored = await ocAuthoredCopies(copies.path);
+    await packageInto(storage.path, [...DEMOS_USED.map(demoComponent), ...BENCH_COMPONENTS_USED.map(benchComponent), ...ocAuthored]);
     const env: BenchEnvironment = {
       settings,
       storagePath: storage.path,
@@ -142,6 +146,7 @@ async function main(): Promise<void> {
   } finally {
     await stopShared();
     await storage.remove();
+    await copies.remove();
   }
 }
 

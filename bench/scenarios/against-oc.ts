@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { REPO_ROOT, temporaryFolder } from '../bench-storage';
+import { temporaryFolder } from '../bench-storage';
 import { installOc, OC_VERSION } from '../oc/install-oc';
+import { OC_GREETING, OC_GREETINGS, OC_HELLO_WORLD, ocAuthoredCopies } from '../oc/oc-authored-copies';
 import { packageOcComponent } from '../oc/package-oc-component';
 import { batchProblem, compareInRounds, probe, probeProblem, type BenchRequest, type BenchSettings, type LoadedServer, type Scenario, type ThroughputRow } from '../scenario';
 import { startServerProcess } from '../server-process';
 import type { OcServerOptions } from '../servers/oc-server';
 
 const OC_SERVER = path.join(__dirname, '..', 'servers', 'oc-server.js');
-/** OC's twin of the demo hello-world: same parameter, same markup. */
-const OC_HELLO_WORLD = path.join(REPO_ROOT, 'bench', 'oc-components', 'hello-world');
 const OC_LABEL = `OC ${OC_VERSION} registry (production mode, file storage)`;
 const NAMES = ['Ada', 'Bob', 'Cy', 'Di', 'Ed'];
 
@@ -22,13 +21,33 @@ interface Comparison {
   connections?: number;
 }
 
+/** A page embedding the OC-authored greeting at the versions its teams pinned: latest twice, and three expressions over 1.0.0, 1.0.1, 1.1.0 and 2.0.0. */
+const MIXED_VERSIONS = [undefined, undefined, '1.0.0', '1.x.x', '~1.0.0'];
+const batchOf = (items: Array<{ name: string; version?: string; parameters: Record<string, string> }>): BenchRequest => ({
+  method: 'POST',
+  path: '',
+  body: JSON.stringify({ components: items }),
+});
+
 const AT_RUN_CONNECTIONS: Comparison[] = [
   { scenario: 'oc-render', request: { method: 'GET', path: 'hello-world?name=Ada' }, target: 8 },
   {
     scenario: 'oc-batch-5',
-    request: { method: 'POST', path: '', body: JSON.stringify({ components: NAMES.map((name) => ({ name: 'hello-world', parameters: { name } })) }) },
+    request: batchOf(NAMES.map((name) => ({ name: 'hello-world', parameters: { name } }))),
     target: 6,
     problem: (text) => batchProblem(NAMES.length, text),
+  },
+  {
+    scenario: 'oc-batch-5, 4 versions',
+    request: batchOf(MIXED_VERSIONS.map((version, index) => ({ name: OC_GREETING, ...(version && { version }), parameters: { name: NAMES[index]! } }))),
+    target: 8,
+    problem: (text) => batchProblem(MIXED_VERSIONS.length, text),
+  },
+  {
+    scenario: 'oc-batch-5, 5 components',
+    request: batchOf(OC_GREETINGS.map((name, index) => ({ name, parameters: { name: NAMES[index]! } }))),
+    target: 8,
+    problem: (text) => batchProblem(OC_GREETINGS.length, text),
   },
 ];
 /**
@@ -42,7 +61,7 @@ const COMPARISONS: Comparison[] = [
 ];
 
 const note = (compilerVersion?: string) =>
-  `against-oc: Tessera against an OC ${OC_VERSION} registry: the \`oc\` package (installed by npm on first use, outside the project) in production mode over a small file-system storage adapter, in its own process, serving \`bench/oc-components/hello-world\` (the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` with oc-template-es6-compiler ${compilerVersion}` : ''}). oc-render: \`GET /hello-world?name=Ada\`; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}); each again with ${FEW_CONNECTIONS} connections (wrk's default); ratio = Tessera's req/s over OC's. OC answers an es6 component with the script that renders it in the browser, not with its markup (its renderer for oc-template-es6 does not run the view on the server); Tessera answers the markup.`;
+  `against-oc: Tessera against an OC ${OC_VERSION} registry: the \`oc\` package (installed by npm on first use, outside the project) in production mode over a small file-system storage adapter, in its own process, serving \`bench/oc-components/hello-world\` (the demo greeting's parameter and markup, packaged by OC's own CLI${compilerVersion ? ` with oc-template-es6-compiler ${compilerVersion}` : ''}). oc-render: \`GET /hello-world?name=Ada\`; oc-batch-5: \`POST /\` with hello-world 5 times (${NAMES.join(', ')}); oc-batch-5, 4 versions: the same greeting as \`${OC_GREETING}\` at 1.0.0, 1.0.1, 1.1.0 and 2.0.0 (packaged by Tessera's packager for Tessera, by OC's CLI for OC), asked as latest twice, \`1.0.0\`, \`1.x.x\` and \`~1.0.0\`; oc-batch-5, 5 components: five copies of it under five names (${OC_GREETINGS.join(', ')}); each again with ${FEW_CONNECTIONS} connections (wrk's default); ratio = Tessera's req/s over OC's. OC answers an es6 component with the script that renders it in the browser, not with its markup (its renderer for oc-template-es6 does not run the view on the server); Tessera answers the markup.`;
 
 /** Why one of the servers does not answer the comparison's request as expected; undefined when both do. */
 async function answerProblem(comparison: Comparison, servers: { name: string; url: string }[]): Promise<string | undefined> {
@@ -76,7 +95,12 @@ export const againstOcScenario: Scenario = {
     const tessera = await env.sharedRegistry();
     const storage = await temporaryFolder('oc-storage');
     try {
-      await packageOcComponent(install, OC_HELLO_WORLD, storage.path);
+      const copies = await temporaryFolder('oc-authored');
+      try {
+        for (const dir of [OC_HELLO_WORLD, ...(await ocAuthoredCopies(copies.path))]) await packageOcComponent(install, dir, storage.path);
+      } finally {
+        await copies.remove();
+      }
       const options: OcServerOptions = { ocPackage: install.ocPackage, storagePath: storage.path };
       const oc = await startServerProcess(OC_SERVER, options);
       try {
