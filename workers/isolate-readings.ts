@@ -1,4 +1,5 @@
 import type ivm from 'isolated-vm';
+import { workBegan, workEnded } from './at-work-interval';
 import { latestRss, WATCH_EVERY_MS } from './memory-watchdog';
 import { within } from './execution-timers';
 
@@ -45,6 +46,7 @@ export class IsolateReadings {
 
   workStarted(): void {
     if (this.#work++ > 0) return;
+    workBegan();
     this.#busySince = performance.now();
     this.#busyFromRss = latestRss();
     this.#busyTick = ++workTick;
@@ -53,6 +55,7 @@ export class IsolateReadings {
 
   workEnded(): void {
     if (--this.#work > 0) return;
+    workEnded();
     this.#busySince = undefined;
   }
 

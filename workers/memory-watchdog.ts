@@ -7,13 +7,16 @@
  * back what such a call holds.
  */
 
-/** How often the host's resident memory is read. */
+import { AtWorkInterval, anyAtWork } from './at-work-interval';
+
+/** How often the host's resident memory is read, while an isolate is at work. */
 export const WATCH_EVERY_MS = 25;
 
 let sampled = process.memoryUsage.rss();
+let watching: AtWorkInterval | undefined;
 
-/** The host's resident memory at the last reading (at most WATCH_EVERY_MS old). */
-export const latestRss = (): number => sampled;
+/** The host's resident memory at the last reading (at most WATCH_EVERY_MS old); read now while the watchdog sleeps. */
+export const latestRss = (): number => (watching?.awake === true ? sampled : process.memoryUsage.rss());
 
 /** What the watchdog reads of an isolate, and how it stops one. */
 export interface WatchedIsolate {
@@ -44,7 +47,14 @@ const RUNNING_NS = 1_000_000n;
  * until the host grew by twice as much, then all are stopped, and none counted lost for the growth
  * alone (an isolate is lost only if its call does not end). Past `hostBytes`, `hostOver` is called.
  */
-export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGrowthBytes: number, hostBytes: number, hostOver: () => void): NodeJS.Timeout {
+export function watchMemory(
+  isolates: () => Iterable<WatchedIsolate>,
+  isolateGrowthBytes: number,
+  hostBytes: number,
+  hostOver: () => void,
+  /** Whether to keep reading with no isolate at work (an isolate V8 could not stop may still run). */
+  keepReading: () => boolean,
+): AtWorkInterval {
   const cpuAtLastReading = new WeakMap<WatchedIsolate, bigint>();
   const reviewing = new WeakSet<WatchedIsolate>();
   /**
@@ -71,7 +81,7 @@ export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGro
       if (growth !== undefined && growth - explained > isolateGrowthBytes) suspect.stopForMemory(true);
     });
   };
-  return setInterval(() => {
+  const tick = (): boolean => {
     sampled = process.memoryUsage.rss();
     const now = performance.now();
     const suspects: Array<{ isolate: WatchedIsolate; growth: number }> = [];
@@ -92,5 +102,8 @@ export function watchMemory(isolates: () => Iterable<WatchedIsolate>, isolateGro
       for (const { isolate } of suspects) isolate.stopForMemory(false);
     }
     if (sampled > hostBytes) hostOver();
-  }, WATCH_EVERY_MS).unref();
+    return anyAtWork() || keepReading();
+  };
+  watching = new AtWorkInterval(WATCH_EVERY_MS, tick, () => (sampled = process.memoryUsage.rss()));
+  return watching;
 }

@@ -16,6 +16,7 @@ import net from 'node:net';
 import type { ComponentIsolate } from './component-isolate';
 import { CANCELLED, ENDED, TIMEOUT_FAILURE } from './isolate-answers';
 import type { BridgeForwarder } from './isolate-bridge';
+import { AtWorkInterval, anyAtWork } from './at-work-interval';
 import { watchMemory } from './memory-watchdog';
 import { HostLease } from './host-lease';
 import { WarmIsolates } from './warm-isolates';
@@ -40,7 +41,7 @@ import {
 
 /** How often warm isolates are measured (eviction by bytes) and checked for code running while idle. */
 const HOUSEKEEPING_MS = 500;
-/** An isolate running code this long without a break is reported busy, so the fronts route around it (checked as often), and no leased child of its component runs here. */
+/** An isolate running code this long without a break is reported busy, so the fronts route around it (checked as often while any isolate is at work), and no leased child of its component runs here. */
 const BUSY_MS = 100;
 
 /** A front's connection to this host, or the owner's IPC channel (its control messages only). */
@@ -146,6 +147,7 @@ const broadcast = (message: HostMessage): void => {
 let lostAnIsolate = false;
 const warm = new WarmIsolates(limits, forward, (keys) => {
   lostAnIsolate = true;
+  watchdog.wake();
   broadcast({ t: 'isolate-lost', keys });
 });
 
@@ -309,17 +311,19 @@ setInterval(() => {
 // An isolate past its memory limit times the watchdog's factor is stopped wherever its code is,
 // built-ins included; a host still running a lost isolate ends before it passes its own limit (its
 // owner starts another).
-watchMemory(() => warm.isolates(), TENANCY_POLICY.memoryWatchdogFactor.value * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
+const watchdog = watchMemory(() => warm.isolates(), TENANCY_POLICY.memoryWatchdogFactor.value * limits.memoryMb * 1024 * 1024, limits.hostMemoryBytes, () => {
   if (!lostAnIsolate) return;
   process.stderr.write('The sandbox host ends: an isolate V8 could not stop holds memory past the host limit.\n');
   process.kill(process.pid, 'SIGKILL');
-});
+}, () => lostAnIsolate);
 
 let reportedBusy = '';
-setInterval(() => {
+new AtWorkInterval(BUSY_MS, () => {
   const components = warm.busyComponents(BUSY_MS);
   const key = components.join('\n');
-  if (key === reportedBusy) return;
-  reportedBusy = key;
-  broadcast({ t: 'busy', components });
-}, BUSY_MS);
+  if (key !== reportedBusy) {
+    reportedBusy = key;
+    broadcast({ t: 'busy', components });
+  }
+  return anyAtWork() || reportedBusy !== '';
+});

@@ -63,6 +63,13 @@ function hostThreads(registry: Registry): Map<string, HostThread> {
   return threads;
 }
 
+/** How many times the threads of the registry's sandbox hosts went to sleep so far: each a wake-up since. */
+export function hostsSleeps(registry: Registry): number {
+  let sleeps = 0;
+  for (const thread of hostThreads(registry).values()) sleeps += thread.sleeps;
+  return sleeps;
+}
+
 /** How often `hostsRunningWithoutABreak` reads the hosts' threads. */
 const THREAD_SAMPLE_MS = 50;
 /** A thread that neither slept nor left the CPU's run queue for this long runs code without a break. */
