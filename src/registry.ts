@@ -58,6 +58,8 @@ export interface Registry {
   tails: TailHub;
   /** Each component's last failures on this front thread. */
   lastErrors: LastErrors;
+  /** The process's publish pool: the main thread's registry has it, a front thread's sends its uploads there. */
+  publishes: PublishPool | undefined;
   /**
    * Listens on the configured port and host, and starts the other front threads on the same port;
    * answers the base URL (`http://127.0.0.1:3030/`).
@@ -87,8 +89,8 @@ export interface FrontThreadRole {
   published(name: string, version: string): Promise<void>;
   /** Tenants or tokens were written through this thread: the other fronts read them again. */
   tenantsChanged(): Promise<void>;
-  /** Runs a publish in the main thread's publish pool. */
-  publish(job: PublishJob, file: string): Promise<PublishOutcome>;
+  /** Runs a publish in the main thread's publish pool; `left` aborts when its client closed the connection. */
+  publish(job: PublishJob, file: string, left: AbortSignal): Promise<PublishOutcome>;
   otherMetrics(): Promise<MetricsJson[]>;
   /** A component's last failures on each of the process's other front threads. */
   otherLastErrors(name: string): Promise<LastError[][]>;
@@ -199,8 +201,8 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
         weightOf: tenantWeight(tenants, config.tenants.weights),
       });
   if (publishPool) observePublishPool(metrics.registry, publishPool);
-  const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string) => publishPool!.run(job, file);
-  const publish = async (job: PublishJob, file: string) => throwUnlessPublished(await runPublish(job, file));
+  const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string, left: AbortSignal) => publishPool!.run(job, file, left);
+  const publish = async (job: PublishJob, file: string, left: AbortSignal) => throwUnlessPublished(await runPublish(job, file, left));
   // A component's page shows its last failures on every front thread of the process, newest first.
   const lastErrors = async (name: string) =>
     newestFirst([pipeline.lastErrors.of(name), ...(await (frontThread ? frontThread.otherLastErrors(name) : (threads?.lastErrors(name) ?? [])))]);
@@ -277,6 +279,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     readiness,
     tails,
     lastErrors: pipeline.lastErrors,
+    publishes: publishPool,
     async listen() {
       if (threads !== undefined && config.port !== 0) await assertPortIsFree(config.port, config.host);
       await app.listen(sharedPort(config.port, config.host, threads !== undefined));

@@ -37,8 +37,9 @@ export interface RegistryServices {
    * Publishes the upload received into `file` in one of the registry's publish threads, when its
    * tenant's turn comes (src/publish/publish-pool.ts); rejects with the coded refusal. It stores the
    * version; indexing it is the caller's. The file stays the caller's to remove, once this ended.
+   * Once `left` aborts (the client closed the connection), a publish still waiting never runs.
    */
-  publish(job: PublishJob, file: string): Promise<void>;
+  publish(job: PublishJob, file: string, left: AbortSignal): Promise<void>;
   /** A version was published through this front: the registry's other front threads index it too. */
   published(name: string, version: string): Promise<void>;
   /**

@@ -59,6 +59,9 @@ const config = {
   })),
 };
 
+/** Publishes this thread handed to the main thread, counted: each one's key there. */
+let publishes = 0;
+
 const built = createRegistry(config, {
   logger: data.logger,
   frontThread: {
@@ -69,7 +72,11 @@ const built = createRegistry(config, {
     published: (name, version) => main.call('published', { name, version }),
     tenantsChanged: () => main.call('tenants'),
     // The upload's path goes to the main thread's publish pool: the process's one queue of publishes.
-    publish: (job, file) => main.call('publish', { job, file }),
+    publish: (job, file, left) => {
+      const key = ++publishes;
+      left.addEventListener('abort', () => main.tell('publish-left', key), { once: true });
+      return main.call('publish', { job, file, key });
+    },
     otherMetrics: () => main.call<MetricsJson[]>('metrics'),
     otherLastErrors: (name) => main.call<LastError[][]>('last-errors', name),
     tails: {

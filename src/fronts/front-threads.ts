@@ -30,7 +30,7 @@ export interface MainFront {
   /** The main thread's front's last failures of each component. */
   lastErrors: LastErrors;
   /** Runs a publish in the process's one publish pool. */
-  publish(job: PublishJob, file: string): Promise<PublishOutcome>;
+  publish(job: PublishJob, file: string, left: AbortSignal): Promise<PublishOutcome>;
   logger: boolean;
   log(message: string): void;
 }
@@ -88,6 +88,8 @@ export class FrontThreads {
       logger: this.#main.logger,
     };
     const worker = new Worker(THREAD_FILE, { workerData: data });
+    /** This thread's publishes handed to the pool, by the thread's key for each. */
+    const leaving = new Map<number, AbortController>();
     const thread: Thread = {
       index,
       worker,
@@ -100,7 +102,17 @@ export class FrontThreads {
           if (!plugin) throw new Error(`The registry has no plugin "${name}".`);
           return JSON.stringify(await plugin.func(...args));
         },
-        publish: ({ job, file }: { job: PublishJob; file: string }) => this.#main.publish(job, file),
+        publish: async ({ job, file, key }: { job: PublishJob; file: string; key: number }) => {
+          const left = new AbortController();
+          leaving.set(key, left);
+          try {
+            return await this.#main.publish(job, file, left.signal);
+          } finally {
+            leaving.delete(key);
+          }
+        },
+        // The thread's client closed the connection: its publish, if still waiting, never runs.
+        'publish-left': (key: number) => leaving.get(key)?.abort(),
         published: async ({ name, version }: { name: string; version: string }) => {
           await this.#main.catalog.add(name, version);
           await this.#others(thread, (other) => other.calls.call('add', { name, version }));

@@ -7,6 +7,7 @@ import type { PublishJob, PublishRules } from './publish-package';
 import { PublishQueue } from './publish-queue';
 import { heapExhausted, publishThreadHeapMb } from './publish-thread-heap';
 import type { PublishTask, PublishThreadData } from './publish-worker';
+import { leftWhileWaiting } from './upload-errors';
 
 const WORKER_FILE = path.join(__dirname, 'publish-worker.js');
 /**
@@ -68,9 +69,13 @@ export class PublishPool {
     this.#waiting = new PublishQueue(options.weightOf);
   }
 
-  /** Publishes the upload received into `file` in a publish thread, after those its turn comes behind; answers how it ended. */
-  async run(job: PublishJob, file: string): Promise<PublishOutcome> {
-    await this.#turn(job.tenant);
+  /**
+   * Publishes the upload received into `file` in a publish thread, after those its turn comes behind;
+   * answers how it ended. Once `left` aborts (its client closed the connection) a publish still
+   * waiting leaves the queue and never runs; one under way goes on to its end.
+   */
+  async run(job: PublishJob, file: string, left?: AbortSignal): Promise<PublishOutcome> {
+    if (!(await this.#turn(job.tenant, left))) return outcomeOf(leftWhileWaiting());
     try {
       return await this.#runInThread(job, file);
     } finally {
@@ -98,13 +103,24 @@ export class PublishPool {
     }
   }
 
-  /** Resolves when a thread is this publish's: at once while one is free (then no one waits). */
-  #turn(tenant: string): Promise<void> {
+  /** Resolves true when a thread is this publish's (at once while one is free), false when its client left first. */
+  #turn(tenant: string, left: AbortSignal | undefined): Promise<boolean> {
     if (this.#running < this.#options.threads) {
       this.#running += 1;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
-    return new Promise((resolve) => this.#waiting.push(tenant, resolve));
+    if (left?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const leave = (): void => {
+        if (this.#waiting.remove(tenant, take)) resolve(false);
+      };
+      const take = (): void => {
+        left?.removeEventListener('abort', leave);
+        resolve(true);
+      };
+      left?.addEventListener('abort', leave, { once: true });
+      this.#waiting.push(tenant, take);
+    });
   }
 
   /** A publish ended: its thread goes to the next in the rotation (the count stays), or is free. */

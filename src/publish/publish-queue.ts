@@ -64,6 +64,20 @@ export class PublishQueue<T> {
     return undefined;
   }
 
+  /** Takes `item` out of its tenant's line (its client left); false when it is not waiting (its turn came). */
+  remove(tenant: string, item: T): boolean {
+    const line = this.#lines.get(tenant);
+    const at = line?.items.indexOf(item) ?? -1;
+    if (line === undefined || at === -1) return false;
+    line.items.splice(at, 1);
+    this.#size -= 1;
+    if (line.items.length === 0) {
+      this.#turns.splice(this.#turns.indexOf(line), 1);
+      this.#lines.delete(tenant);
+    }
+    return true;
+  }
+
   /** Items waiting, all tenants together. */
   get size(): number {
     return this.#size;

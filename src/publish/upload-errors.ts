@@ -29,5 +29,9 @@ export const unpackedTooLarge = (limit: number): TesseraError =>
 export const uploadStopped = (): TesseraError =>
   notValid('The upload stopped before the whole package arrived.', ['the connection closed before the end of the upload: send the whole package again']);
 
+/** The client went away while its publish waited for a thread: it never runs, and nothing is stored. */
+export const leftWhileWaiting = (): TesseraError =>
+  notValid('The connection closed while the publish waited for a publish thread; nothing was stored.', ['send the package again']);
+
 /** A stored token revoked (on this replica or, read from storage, on another). */
 export const revokedTokenError = (): TesseraError => new TesseraError('UNAUTHORIZED', 'This publish token was revoked; ask the registry administrator for a new one.');

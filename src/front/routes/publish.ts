@@ -79,9 +79,16 @@ export function registerPublish(app: FastifyInstance, services: RegistryServices
             throw error;
           });
           if (!spooled) return reply;
+          // A client that closes the connection before its answer leaves nobody to tell: a publish still waiting for a thread is dropped.
+          const left = new AbortController();
+          const leave = (): void => {
+            if (!reply.raw.writableEnded) left.abort();
+          };
+          reply.raw.once('close', leave);
           try {
-            await services.publish({ name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, spooled.file);
+            await services.publish({ name, version, tenant, tokenId, storedToken: stored, quotas, client: request.ip, dryRun }, spooled.file, left.signal);
           } finally {
+            reply.raw.off('close', leave);
             await spooled.remove();
           }
         } finally {
