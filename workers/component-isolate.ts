@@ -9,6 +9,7 @@ import { IsolateBridge, type BridgeForwarder } from './isolate-bridge';
 import { IsolateDisposal, type DisposeReason } from './isolate-disposal';
 import { IsolateEntries } from './isolate-entries';
 import { IsolateReadings } from './isolate-readings';
+import { tailReport } from './tail-lines';
 import type { WatchedIsolate } from './memory-watchdog';
 import type { PreludeLimits } from './prelude/install-prelude';
 import { buildContext, newVersion, releaseContext, type VersionContext } from './version-context';
@@ -163,6 +164,7 @@ export class ComponentIsolate implements WatchedIsolate {
       foreign,
       tail,
       cpuNs: 0n,
+      lines: tail ? { console: [], cut: false } : undefined,
     });
     version.pending.push([id, inputJson, tail ? 1 : 0]);
     version.pendingTimeoutMs = Math.max(version.pendingTimeoutMs, timeoutMs);
@@ -187,7 +189,7 @@ export class ComponentIsolate implements WatchedIsolate {
       if (this.#disposal.retiring) this.dispose('evicted');
     }
     if (execution.version.retired && !this.#executions.runs(execution.version)) this.#release(execution.version);
-    if (!letGo) execution.finish(answer.json, execution.tail ? { cpuMs: Number(execution.cpuNs) / 1e6, captured: answer.tail } : undefined);
+    if (!letGo) execution.finish(answer.json, execution.lines && tailReport(execution.cpuNs, execution.lines, answer.tail));
   }
 
   /**
@@ -243,7 +245,7 @@ export class ComponentIsolate implements WatchedIsolate {
     const execution = this.#executions.get(id);
     if (!execution || isLetGo(execution.state)) return;
     moveTo(execution, 'expired');
-    execution.finish(TIMEOUT_FAILURE.json, execution.tail ? { cpuMs: Number(execution.cpuNs) / 1e6 } : undefined);
+    execution.finish(TIMEOUT_FAILURE.json, execution.lines && tailReport(execution.cpuNs, execution.lines, undefined));
     this.#bridge.wake(execution);
     this.#bridge.endCalls(execution);
     if (execution.tasks === 0) {

@@ -1,6 +1,7 @@
 import { IdTable } from '../src/sandbox/id-table';
 import type { TailReport } from '../src/sandbox/protocol';
 import { isLetGo, type ExecutionState } from './execution-state';
+import type { TailLines } from './tail-lines';
 import type { VersionContext } from './version-context';
 
 /** One execution in the isolate, from its start until it ends (execution-state.ts: its life). */
@@ -22,6 +23,8 @@ export interface Execution {
   /** A tail watches it: its share of the CPU time of the entries it ran in is counted. */
   readonly tail: boolean;
   cpuNs: bigint;
+  /** Its console lines, when a tail watches it. */
+  readonly lines: TailLines | undefined;
 }
 
 /** The isolate's live executions by id: what it knows it runs, and for which version. */

@@ -7,6 +7,7 @@ import type { IsolateBridge } from './isolate-bridge';
 import { reasonOf, type DisposeReason } from './isolate-disposal';
 import { MESSAGE_KINDS } from './isolate-messages';
 import type { IsolateReadings } from './isolate-readings';
+import { keepLine } from './tail-lines';
 import type { PendingExecution, VersionContext } from './version-context';
 
 /** What the entries ask of their isolate. */
@@ -179,8 +180,15 @@ export class IsolateEntries {
       if (!Array.isArray(message)) continue;
       if (message[0] === MESSAGE_KINDS.answered) this.#delivered(version, message[1], message[2], message[3], message[4]);
       else if (message[0] === MESSAGE_KINDS.call) this.#bridge.called(version, message[1], message[2], message[3], message[4]);
+      else if (message[0] === MESSAGE_KINDS.line) this.#logged(version, message[1], message[2], message[3]);
     }
     if (this.#calls === 0) this.#probe();
+  }
+
+  /** A console line of a live execution of the version that a tail watches: kept here, whatever ends it. */
+  #logged(version: VersionContext, id: unknown, level: unknown, message: unknown): void {
+    const execution = typeof id === 'number' ? this.#executions.ownOf(version, id) : undefined;
+    if (execution?.lines !== undefined && !isLetGo(execution.state)) keepLine(execution.lines, level, message);
   }
 
   /** An execution's answer: held until the task that produced it ends. */

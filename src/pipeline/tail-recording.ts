@@ -93,26 +93,31 @@ const clipped = (value: unknown, max: number): string | undefined => (typeof val
 export function reportOf(wire: TailReport | undefined): ExecutionReport {
   if (wire === undefined) return {};
   const report: ExecutionReport = { cpuMs: Math.round(wire.cpuMs * 100) / 100 };
-  if (wire.captured === undefined) return report;
-  let captured: { console?: unknown; consoleDropped?: unknown; exception?: { message?: unknown; stack?: unknown } };
-  try {
-    captured = JSON.parse(wire.captured) as typeof captured;
-  } catch {
-    return report;
-  }
-  if (Array.isArray(captured.console)) {
-    const lines: TailConsoleLine[] = [];
-    for (const line of captured.console.slice(0, MAX_LINES) as Array<{ level?: unknown; message?: unknown }>) {
-      const message = clipped(line?.message, MAX_LINE_CHARS);
-      if (message !== undefined) lines.push({ level: typeof line.level === 'string' && LEVELS.has(line.level) ? line.level : 'log', message });
+  if (Array.isArray(wire.console)) report.console = linesOf(wire.console);
+  let captured: { consoleDropped?: unknown; exception?: { message?: unknown; stack?: unknown } } = {};
+  if (wire.captured !== undefined) {
+    try {
+      captured = JSON.parse(wire.captured) as typeof captured;
+    } catch {
+      return report;
     }
-    report.console = lines;
   }
+  // An execution stopped by a limit never told how many lines it dropped: at least one.
   if (typeof captured.consoleDropped === 'number' && captured.consoleDropped > 0) report.consoleDropped = Math.floor(captured.consoleDropped);
+  else if (wire.cut === true) report.consoleDropped = 1;
   const exception = captured.exception;
   if (exception !== undefined && exception !== null && typeof exception === 'object') {
     const stack = Array.isArray(exception.stack) ? exception.stack.slice(0, MAX_FRAMES).flatMap((frame) => clipped(frame, MAX_FRAME_CHARS) ?? []) : [];
     report.exception = { message: clipped(exception.message, MAX_LINE_CHARS) ?? '', stack };
   }
   return report;
+}
+
+function linesOf(wire: unknown[]): TailConsoleLine[] {
+  const lines: TailConsoleLine[] = [];
+  for (const line of wire.slice(0, MAX_LINES) as Array<{ level?: unknown; message?: unknown }>) {
+    const message = clipped(line?.message, MAX_LINE_CHARS);
+    if (message !== undefined) lines.push({ level: typeof line.level === 'string' && LEVELS.has(line.level) ? line.level : 'log', message });
+  }
+  return lines;
 }

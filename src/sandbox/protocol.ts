@@ -77,7 +77,11 @@ export interface ExecuteMessage {
 export interface TailReport {
   /** CPU time of the isolate's entries it ran in, each shared out between the executions that entered together. */
   cpuMs: number;
-  /** JSON the isolate made (workers/prelude/tail-capture.ts): console lines, how many were dropped, an uncaught exception. */
+  /** The console lines the isolate sent as they were logged (workers/tail-lines.ts). */
+  console?: Array<{ level: string; message: string }>;
+  /** More lines were logged than kept: how many, `captured` says when the execution answered. */
+  cut?: true;
+  /** JSON the isolate made when the execution answered (workers/prelude/tail-capture.ts): how many lines were dropped, an uncaught exception. */
   captured?: string;
 }
 

@@ -135,6 +135,16 @@ export function hostBridges(
     post(tail === undefined ? [kinds.answered, execId, json, retire] : [kinds.answered, execId, json, retire, tail]);
   };
 
+  /**
+   * A console line of an execution a tail watches (or `cut`, once past the bound), sent at once, not
+   * by a microtask: code that loops after logging never lets one run, and the line must reach the
+   * host before a limit stops the isolate. What was posted before goes first.
+   */
+  const postLine = (execId: number, level: string, message: string | undefined): void => {
+    post(message === undefined ? [kinds.line, execId, true] : [kinds.line, execId, level, message]);
+    sendPosted();
+  };
+
   /** The host's answers to earlier calls, as it enters the isolate: each resumes its caller. */
   const answerCalls = (callAnswers: Array<[number, string]>): void => {
     for (const [callId, answer] of callAnswers) {
@@ -144,7 +154,7 @@ export function hostBridges(
     }
   };
 
-  return { callHost, callHostSync, postAnswer, answerCalls };
+  return { callHost, callHostSync, postAnswer, postLine, answerCalls };
 }
 
 export type HostBridges = ReturnType<typeof hostBridges>;

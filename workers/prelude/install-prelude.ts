@@ -63,8 +63,8 @@ export function installPrelude(
   const { coded, clip, fail } = failures;
   const headers = parts.headerRules(intrinsics);
   const cookies = parts.cookieRules(intrinsics, limits.cookies, version.cookieScope, headers.isToken, headers.MAX_NAME_CHARS);
-  const tail = parts.tailCapture(intrinsics);
-  const bridges = parts.hostBridges(intrinsics, bridge, deliver, kinds, failures, limits.maxPayloadChars, tail.enter);
+  const bridges = parts.hostBridges(intrinsics, bridge, deliver, kinds, failures, limits.maxPayloadChars, (execId) => tail.enter(execId));
+  const tail = parts.tailCapture(intrinsics, bridges.postLine);
   const devConsole = parts.developmentConsole(intrinsics, tail);
   const loaded: LoadedComponent = { exports: undefined, view: undefined };
 
@@ -112,7 +112,7 @@ export function installPrelude(
 
   // An answer asks the host to retire this isolate once idle when it is the memory limit speaking, or
   // when the isolate holds too much outside its heap.
-  // An execution a tail watches (`tailed`) has its console lines and uncaught exception kept, and sent with its answer.
+  // An execution a tail watches (`tailed`) has its console lines sent as logged, and its uncaught exception kept and sent with its answer.
   const runOne = (execId: number, inputJson: string, tailed: number | undefined): Promise<void> => {
     if (tailed === 1) tail.start(execId);
     tail.enter(execId);

@@ -3,15 +3,16 @@ import type { Intrinsics } from './intrinsics';
 /**
  * Runs INSIDE each isolate (see prelude-source.ts; self-contained, injected as text): what a tail
  * gets of an execution. Only executions the host flags (a tail that may see them is open on the
- * registry) have their console lines and uncaught exception kept; with none flagged, `wants` is
- * one comparison and nothing is formatted or kept.
+ * registry) have their console lines sent and their uncaught exception kept; with none flagged,
+ * `wants` is one comparison and nothing is formatted, sent or kept. Each line goes to the host as
+ * it is logged (`send`): an execution a limit stops has its lines there all the same.
  *
  * A line is the execution's that last entered the context when it is logged: the one that started
  * last, or resumed last from a nested render's or plugin's answer. Executions of one version that
  * entered together and then interleave on promises of their own may see each other's lines; lines
  * never cross versions, components or tenants, each context having its own capture.
  */
-export function tailCapture(intrinsics: Intrinsics) {
+export function tailCapture(intrinsics: Intrinsics, send: (execId: number, level: string, message: string | undefined) => void) {
   'use strict';
   const { stringify, createObject } = intrinsics;
   // Bounds of what one execution's report carries (docs/guides/authors/watching-executions.md).
@@ -25,7 +26,8 @@ export function tailCapture(intrinsics: Intrinsics) {
   const OWN_FRAME = /\((?:server|template)\.js:\d+:\d+\)$|^\s*at (?:server|template)\.js:\d+:\d+$/;
 
   interface Kept {
-    console: Array<{ level: string; message: string }>;
+    /** Lines sent so far. */
+    lines: number;
     consoleDropped: number;
     exception?: { message: string; stack: string[] };
   }
@@ -39,7 +41,7 @@ export function tailCapture(intrinsics: Intrinsics) {
   const start = (execId: number): void => {
     // Executions that never answer (cancelled, stopped by a limit) keep their entry: bounded, and gone with the isolate.
     if (flagged >= MAX_KEPT) return;
-    kept[execId] = { console: [], consoleDropped: 0 };
+    kept[execId] = { lines: 0, consoleDropped: 0 };
     flagged++;
   };
   /** The execution whose code runs from here. */
@@ -51,8 +53,10 @@ export function tailCapture(intrinsics: Intrinsics) {
   const log = (level: string, message: string): void => {
     const entry = kept[current];
     if (entry === undefined) return;
-    if (entry.console.length < MAX_LINES) entry.console.push({ level, message: clip(message, MAX_LINE_CHARS) });
-    else entry.consoleDropped++;
+    if (entry.lines < MAX_LINES) {
+      entry.lines++;
+      send(current, level, clip(message, MAX_LINE_CHARS));
+    } else if (entry.consoleDropped++ === 0) send(current, level, undefined);
   };
   /** An exception the execution did not catch: its message and its own frames. */
   const thrown = (execId: number, error: unknown): void => {
@@ -75,13 +79,13 @@ export function tailCapture(intrinsics: Intrinsics) {
     }
     entry.exception = { message, stack };
   };
-  /** The execution's report as JSON, once it answers; undefined for one not flagged. */
+  /** The execution's report as JSON (how many lines were dropped, its exception), once it answers; undefined for one not flagged. */
   const take = (execId: number): string | undefined => {
     const entry = kept[execId];
     if (entry === undefined) return undefined;
     delete kept[execId];
     flagged--;
-    return stringify(entry);
+    return stringify({ consoleDropped: entry.consoleDropped, exception: entry.exception });
   };
   return { start, enter, wants, log, thrown, take };
 }
