@@ -265,7 +265,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
       // The other front threads close beside this one, before the pool ends the hosts they use.
       await Promise.all([threads?.close(), app.close()]);
       clearTimeout(cutOff);
-      await Promise.all([pool.close(), publishPool?.close(), claiming, leaving]);
+      await Promise.all([pool.close(), publishPool?.close(), pipeline.close(), claiming, leaving]);
       await storage.close?.();
       if (socketFolder) rmSync(socketFolder, { recursive: true, force: true });
     })());

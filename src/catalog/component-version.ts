@@ -1,5 +1,5 @@
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
-import { ENV_FILE } from '../descriptor/package-files';
+import { ENV_FILE, SERVER_SOURCE_MAP } from '../descriptor/package-files';
 import type { StorageAdapter } from '../storage/storage-adapter';
 import { templateTypeInfo } from '../templates/template-types';
 import type { DescriptorSummary } from './descriptor-summary';
@@ -72,6 +72,11 @@ export class ComponentVersion {
       throw error;
     });
     return this.#code;
+  }
+
+  /** The source map of its server code, if its package has one: read on each call (its reader keeps what it needs, bounded). */
+  async readServerMap(): Promise<Buffer | undefined> {
+    return this.descriptor.oc.files.dataProvider ? this.#storage.readFile(this.name, this.version, SERVER_SOURCE_MAP) : undefined;
   }
 
   /** The whole published descriptor, as stored (read on each call: `~info` is not a hot path, and memory is per version). */

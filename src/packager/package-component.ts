@@ -6,7 +6,7 @@ import { defaultConfig, type DependencyPolicy } from '../config/config';
 import { DependencyPolicyCheck } from '../dependency-policy/dependency-policy-check';
 import { TesseraError } from '../errors/errors';
 import type { PackagedDescriptor, SourceDescriptor } from '../descriptor/descriptor-types';
-import { ENV_FILE } from '../descriptor/package-files';
+import { ENV_FILE, SERVER_SOURCE_MAP } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
 import { checkPackage } from '../publish/check-package';
 import { serverScriptBounds } from '../publish/server-script-bounds';
@@ -58,6 +58,7 @@ export async function packageComponent(componentDir: string, options: { dependen
     policy.loadedBy(bundle.code).throwIfRefused();
     const definition = await readServerDefinition(bundle.code);
     files.set('server.js', Buffer.from(bundle.code));
+    files.set(SERVER_SOURCE_MAP, Buffer.from(bundle.map));
     oc.files.dataProvider = { src: 'server.js', type: 'node.js', hashKey: bundle.hash, size: bundle.size };
     // Parameters declared in code complete (and win over) those of the descriptor.
     if (Object.keys(definition.parameters).length > 0) oc.parameters = { ...source.oc.parameters, ...definition.parameters };

@@ -23,6 +23,7 @@ import type { TailHub } from '../tail/tail-hub';
 import { LastErrors } from '../tail/last-errors';
 import { noteFailure, noteNestedFailure, noteRejection } from './last-error-recording';
 import { recordForTails, tailSight, unleasedWhenWatched } from './tail-recording';
+import { SourceMapFrames } from '../tail/source-map-frames';
 
 export interface RenderRequest {
   name: string;
@@ -101,6 +102,8 @@ export class RenderPipeline {
   readonly #tails: TailHub | undefined;
   /** Each component's last failures on this front, for its page (filled on the failure path only). */
   readonly lastErrors: LastErrors;
+  /** Maps the frames of a watched execution's exception to its source files (a thread made on first use). */
+  readonly #sourceMaps = new SourceMapFrames();
 
   constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }, tails?: TailHub, lastErrors = new LastErrors()) {
     this.#catalog = catalog;
@@ -111,6 +114,11 @@ export class RenderPipeline {
     this.#metrics = metrics;
     this.#log = log;
     this.#nested = new NestedPlans(catalog, config);
+  }
+
+  /** Ends what it started besides the sandbox pool (the source map thread). */
+  close(): Promise<void> {
+    return this.#sourceMaps.close();
   }
 
   /**
@@ -262,7 +270,10 @@ export class RenderPipeline {
       },
       (error: unknown) => noteRejection(this.lastErrors, ran, error),
     );
-    if (sight !== undefined) answer = recordForTails(this.#tails!, { tenant, name: component.name, version: component.version, request, budget }, job, answer);
+    if (sight !== undefined) {
+      const mapFrames = (stack: string[]) => this.#sourceMaps.mapped(component, stack);
+      answer = recordForTails(this.#tails!, { tenant, name: component.name, version: component.version, request, budget, mapFrames }, job, answer);
+    }
     return this.#metrics.observeExecution(component, tenant, answer, job);
   }
 

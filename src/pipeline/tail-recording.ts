@@ -14,6 +14,8 @@ export interface RecordedExecution {
   version: string;
   request: { action?: string; depth: number; batch?: unknown; callerTenant?: string; callerComponent?: string };
   budget: RequestBudget;
+  /** Maps an uncaught exception's frames to the component's source files (src/tail/source-map-frames.ts). */
+  mapFrames?: (stack: string[]) => Promise<string[]>;
 }
 
 /** How a render ran: an action, a nested render, a batch item, or a GET. */
@@ -39,7 +41,8 @@ export function unleasedWhenWatched<T extends LeasableChild>(tails: TailHub | un
 /**
  * Records an execution for the tails once it settles (its answer passes through untouched): its
  * outcome, duration, the request's trace id, and what its host reported (CPU time, console lines,
- * exception) when it was flagged.
+ * exception) when it was flagged. An exception with frames of the server bundle is published once
+ * they are mapped to the component's source files.
  */
 export function recordForTails<T extends { ok: boolean }>(tails: TailHub, execution: RecordedExecution, job: ExecutionJob, answer: Promise<T>): Promise<T> {
   const started = performance.now();
@@ -62,7 +65,15 @@ export function recordForTails<T extends { ok: boolean }>(tails: TailHub, execut
     if (code !== undefined) entry.code = code;
     if (message !== undefined) entry.message = message;
     if (caller) entry.caller = caller;
-    tails.publish(entry);
+    const exception = entry.exception;
+    if (exception === undefined || exception.stack.length === 0 || execution.mapFrames === undefined) {
+      tails.publish(entry);
+      return;
+    }
+    void execution.mapFrames(exception.stack).then((stack) => {
+      entry.exception = { message: exception.message, stack: stack.map((frame) => frame.slice(0, MAX_FRAME_CHARS)) };
+      tails.publish(entry);
+    });
   };
   return answer.then(
     (settled) => {

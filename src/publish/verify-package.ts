@@ -1,7 +1,9 @@
 import semver from 'semver';
 import { contentHash } from '../descriptor/content-hash';
 import type { PackagedDescriptor } from '../descriptor/descriptor-types';
+import { SERVER_SOURCE_MAP } from '../descriptor/package-files';
 import { validateDescriptor } from '../descriptor/validate-descriptor';
+import { readSourceMap } from '../tail/source-map';
 import { TesseraError } from '../errors/errors';
 import { TEMPLATE_TYPE_NAMES, templateTypeInfo } from '../templates/template-types';
 import { serverTemplateKeyProblem, templateKeyProblem } from './template-key';
@@ -95,6 +97,9 @@ function descriptorFileProblems(descriptor: PackagedDescriptor, files: ReadonlyM
     }
   }
   if (typeof oc.files?.env === 'string' && !files.has(oc.files.env)) problems.push(`${oc.files.env} is missing (named by /oc/files/env)`);
+  const map = files.get(SERVER_SOURCE_MAP);
+  const read = map && readSourceMap(map);
+  if (read && 'problem' in read) problems.push(`${SERVER_SOURCE_MAP} ${read.problem} (a tail maps stack frames with it: fix it, or leave it out)`);
   return problems;
 }
 

@@ -44,6 +44,8 @@ export interface TenantComponent {
   version?: string;
   /** Published under this name instead of its own (the same code as several components). */
   name?: string;
+  /** Files its package holds besides (or instead of) its own, by path in the package: stored as they are, unchecked. */
+  files?: Record<string, Buffer>;
 }
 
 /** `dir` published by `tenant`, under `version` when given. */
@@ -70,6 +72,7 @@ export async function startRegistry(
       version = component.version ?? version;
       const descriptor = { ...packaged.descriptor, name, version, oc: { ...packaged.descriptor.oc, publisher: { tenant: component.tenant, date: Date.now() } } };
       files.set('package.json', Buffer.from(JSON.stringify(descriptor, null, 2)));
+      for (const [file, content] of Object.entries(component.files ?? {})) files.set(file, content);
     }
     await storage.writeVersion(name, version, files);
   }
