@@ -11,7 +11,7 @@ t.test('packageComponent computes the descriptor fields', async (t) => {
   const { descriptor, files } = await packageComponent(fixture('core-packaged'));
   const after = Date.now();
 
-  t.same([...files.keys()].sort(), ['package.json', 'public/bold.css', 'server.js', 'template.js']);
+  t.same([...files.keys()].sort(), ['package.json', 'public/bold.css', 'server.js', 'server.js.map', 'template.js']);
   t.same(JSON.parse(files.get('package.json')!.toString('utf8')), descriptor, 'package.json holds the computed descriptor');
 
   const template = files.get('template.js')!.toString('utf8');
@@ -25,6 +25,11 @@ t.test('packageComponent computes the descriptor fields', async (t) => {
   t.same(descriptor.oc.files.dataProvider, { src: 'server.js', type: 'node.js', hashKey: sha1(server), size: server.length });
   t.match(server.toString('utf8'), /toUpperCase/, 'server.js bundles the entry with its local imports');
   t.notMatch(server.toString('utf8'), /require\(["']\.\/shout["']\)|from ["']oc-server["']/, 'nothing is left to resolve at run time');
+  t.notMatch(server.toString('utf8'), /sourceMappingURL/, 'server.js does not name its map');
+  const map = JSON.parse(files.get('server.js.map')!.toString('utf8'));
+  t.equal(map.version, 3);
+  t.same(map.sources, ['oc-server/index.ts', 'src/entry.server.ts', 'src/shout.ts'], "server.js.map names the component's files from its folder, and the authoring module as oc-server");
+  t.notOk('sourcesContent' in map, 'server.js.map carries no source text');
 
   t.equal(descriptor.oc.packaged, true);
   t.type(descriptor.oc.date, 'number');
