@@ -41,3 +41,27 @@ t.test("an execution stopped by its time limit shows the lines it logged in its 
   ]);
   t.same(stable(labs.events), [{ name: 'labs-logger', version: '1.0.0', via: 'get', outcome: { status: 200 }, console: [{ level: 'log', message: 'labs-logger@1.0.0 line 0' }] }]);
 });
+
+t.test("an execution stopped by its memory limit shows the lines it logged in its tenant's tail", async (t) => {
+  const { url } = await startRegistry(t, COMPONENTS, (config) => {
+    twoTenants(config);
+    config.limits.memoryMb = 16;
+    // Far above what growing to the memory limit takes, even on a busy machine: the memory limit speaks.
+    config.limits.executionTimeoutMs = 30_000;
+  });
+  const shop = await openTail(url, SHOP_TOKEN);
+  t.teardown(() => shop.close());
+  const grown = await request(`${url}shop-stopped?stop=memory&lines=3`);
+  t.equal(grown.status, 500);
+  t.equal(grown.body.code, 'MEMORY_LIMIT_EXCEEDED');
+  await shop.waitFor(executionOf('shop-stopped'));
+  t.same(stable(shop.events), [
+    {
+      name: 'shop-stopped',
+      version: '1.0.0',
+      via: 'get',
+      outcome: { status: 500, code: 'MEMORY_LIMIT_EXCEEDED', message: 'The component passed its sandbox memory limit; its sandbox was discarded.' },
+      console: ['memory line 0', 'memory line 1', 'memory line 2'].map((message) => ({ level: 'warn', message })),
+    },
+  ]);
+});
