@@ -41,8 +41,8 @@ export function unleasedWhenWatched<T extends LeasableChild>(tails: TailHub | un
 /**
  * Records an execution for the tails once it settles (its answer passes through untouched): its
  * outcome, duration, the request's trace id, and what its host reported (CPU time, console lines,
- * exception) when it was flagged. An exception with frames of the server bundle is published once
- * they are mapped to the component's source files.
+ * exception) when it was flagged. An exception's frames are published once mapped to the
+ * component's source files, in their turn (TailHub.publishWhen).
  */
 export function recordForTails<T extends { ok: boolean }>(tails: TailHub, execution: RecordedExecution, job: ExecutionJob, answer: Promise<T>): Promise<T> {
   const started = performance.now();
@@ -70,10 +70,12 @@ export function recordForTails<T extends { ok: boolean }>(tails: TailHub, execut
       tails.publish(entry);
       return;
     }
-    void execution.mapFrames(exception.stack).then((stack) => {
-      entry.exception = { message: exception.message, stack: stack.map((frame) => frame.slice(0, MAX_FRAME_CHARS)) };
-      tails.publish(entry);
-    });
+    tails.publishWhen(
+      execution.mapFrames(exception.stack).then(
+        (stack) => ({ ...entry, exception: { message: exception.message, stack: stack.map((frame) => frame.slice(0, MAX_FRAME_CHARS)) } }),
+        () => entry,
+      ),
+    );
   };
   return answer.then(
     (settled) => {

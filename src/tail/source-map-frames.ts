@@ -7,7 +7,9 @@ import { BUNDLE_FRAME, NEED_MAP, type MapFramesTask } from './map-frames-task';
 const WORKER_FILE = path.join(__dirname, 'source-map-worker.js');
 /** The thread ends after this long without an exception to map, and its maps with it. */
 const IDLE_MS = 60_000;
-/** Past this, an exception's frames stay the bundle's (the thread is ended, and another started for the next). */
+/** Past this, an exception's frames stay the bundle's: reading its map (storage) and mapping them took too long. */
+const WAIT_MS = 5_000;
+/** A task of the thread past this ends it (another is started for the next): a map whose walk takes that long is not worth it. */
 const TASK_MS = 5_000;
 /** Stacks waiting for the thread past this are not mapped. */
 const MAX_QUEUE = 32;
@@ -26,9 +28,21 @@ export class SourceMapFrames {
   #piscina: Piscina<MapFramesTask, string[] | typeof NEED_MAP> | undefined;
   #closed = false;
 
-  /** The stack, its frames of the server bundle mapped where the version's map says. */
+  /** The stack, its frames of the server bundle mapped where the version's map says; as it is past WAIT_MS (the records after it wait for it). */
   async mapped(version: ComponentVersion, stack: string[]): Promise<string[]> {
     if (this.#closed || !stack.some((frame) => BUNDLE_FRAME.test(frame))) return stack;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string[]>((resolve) => {
+      timer = setTimeout(() => resolve(stack), WAIT_MS);
+    });
+    try {
+      return await Promise.race([this.#map(version, stack), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #map(version: ComponentVersion, stack: string[]): Promise<string[]> {
     try {
       const key = version.sandboxKey;
       let answer = await this.#run({ key, stack });

@@ -36,6 +36,8 @@ export class TailHub {
   #watched: ReadonlyMap<string, number> = new Map();
   readonly #subscribers = new Set<TailSubscriber>();
   #control: TailControl | undefined;
+  /** Records made after one still waiting to be published (publishWhen), each held until those before it are out; the first holds none. */
+  readonly #held: Array<{ record: ExecutionRecord | undefined }> = [];
 
   /** The main thread's control, or a front thread's way to it: set once wired. */
   connect(control: TailControl): void {
@@ -52,8 +54,27 @@ export class TailHub {
     this.#watched = new Map(entries);
   }
 
-  /** An execution recorded on this front: to its tails, and to the process's other fronts. */
+  /** An execution recorded on this front: to its tails, and to the process's other fronts, after those recorded before it. */
   publish(record: ExecutionRecord): void {
+    if (this.#held.length > 0) this.#held.push({ record });
+    else this.#send(record);
+  }
+
+  /**
+   * A record published once `ready` answers it (its exception's frames mapped, at most a few seconds:
+   * src/tail/source-map-frames.ts); those recorded after it wait for it, so every tail gets them in
+   * the order they were recorded. `ready` never rejects.
+   */
+  publishWhen(ready: Promise<ExecutionRecord>): void {
+    const slot: { record: ExecutionRecord | undefined } = { record: undefined };
+    this.#held.push(slot);
+    void ready.then((record) => {
+      slot.record = record;
+      while (this.#held[0]?.record !== undefined) this.#send(this.#held.shift()!.record!);
+    });
+  }
+
+  #send(record: ExecutionRecord): void {
     this.deliver(record);
     this.#control?.forward(record);
   }

@@ -26,7 +26,7 @@ t.test('tessera tail prints one JSON line per execution when not in a terminal, 
       { name: 'shop-logger', via: 'get', outcome: { status: 500, code: 'GENERIC_ERROR', message: 'Component "shop-logger" failed: shop-logger@1.0.0 failed on purpose' }, console: [] },
     ],
   );
-  t.match(lines[1].exception, { message: 'shop-logger@1.0.0 failed on purpose', stack: [/^at failOnPurpose \(server\.js:\d+:\d+\)$/] });
+  t.match(lines[1].exception, { message: 'shop-logger@1.0.0 failed on purpose', stack: ['at failOnPurpose (src/entry.server.ts:7:9)'] });
 
   registry.readiness.drain();
   await cli.waitFor(/tessera tail: the registry drains; connecting again/);
