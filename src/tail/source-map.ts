@@ -12,8 +12,8 @@ export const MAX_SOURCE_MAP_BYTES = 5 * 1024 * 1024;
 const MAX_NESTING = 4;
 /** The longest source file name shown, its end kept (the file's own name). */
 const MAX_SOURCE_CHARS = 200;
-/** A VLQ value of more digits than this overflows what a position can be. */
-const MAX_VLQ_DIGITS = 7;
+/** A VLQ value of more digits than this (30 bits) is past any position a bundle has. */
+const MAX_VLQ_DIGITS = 6;
 
 /** The parts of a map a lookup reads. */
 export interface SourceMapData {
@@ -59,18 +59,25 @@ export function readSourceMap(bytes: Uint8Array): SourceMapData | { problem: str
  * before its column, as source map readers do.
  */
 export function originalPositions(map: SourceMapData, positions: readonly Position[]): Array<OriginalPosition | undefined> {
-  const found: Array<OriginalPosition | undefined> = positions.map(() => undefined);
-  const best = positions.map(() => -1);
+  // Per position: the column of the mapping kept so far, and its source, line and column (numbers only while walking).
+  const best = new Float64Array(positions.length).fill(-1);
+  const original = new Float64Array(positions.length * 3).fill(-1);
   const lastLine = Math.max(...positions.map((position) => position.line - 1));
   walkMappings(map.mappings, map.sources.length, lastLine, (line, column, source, originalLine, originalColumn) => {
     for (let index = 0; index < positions.length; index++) {
       const wanted = positions[index]!;
       if (wanted.line - 1 !== line || column > wanted.column - 1 || column < best[index]!) continue;
       best[index] = column;
-      found[index] = source < 0 ? undefined : { source: map.sources[source]!, line: originalLine + 1, column: originalColumn + 1 };
+      original[index * 3] = source;
+      original[index * 3 + 1] = originalLine;
+      original[index * 3 + 2] = originalColumn;
     }
   });
-  return found.map((position) => (position?.source === '' ? undefined : position));
+  return positions.map((_, index) => {
+    const source = original[index * 3]!;
+    const name = source < 0 ? '' : map.sources[source]!;
+    return name === '' ? undefined : { source: name, line: original[index * 3 + 1]! + 1, column: original[index * 3 + 2]! + 1 };
+  });
 }
 
 /**
@@ -137,11 +144,11 @@ function walkMappings(
         if (digit < 0) return `a character that is not base64 VLQ at character ${position}`;
         if (++digits > MAX_VLQ_DIGITS) return `a value too large at character ${position}`;
         position++;
-        value += (digit & 31) * 2 ** shift;
+        value |= (digit & 31) << shift;
         shift += 5;
         if ((digit & 32) === 0) break;
       }
-      fields[count++] = value % 2 === 1 ? -Math.floor(value / 2) : value / 2;
+      fields[count++] = value & 1 ? -(value >>> 1) : value >>> 1;
     }
     if (count !== 1 && count !== 4 && count !== 5) return `a segment of ${count} fields on line ${line + 1}`;
     column += fields[0]!;
