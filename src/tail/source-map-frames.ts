@@ -28,7 +28,7 @@ export class SourceMapFrames {
   #piscina: Piscina<MapFramesTask, string[] | typeof NEED_MAP> | undefined;
   #closed = false;
 
-  /** The stack, its frames of the server bundle mapped where the version's map says; as it is past WAIT_MS (the records after it wait for it). */
+  /** The stack, its frames of the server bundle mapped where the version's map says; past WAIT_MS, the stack as it is (the records after it wait for it). */
   async mapped(version: ComponentVersion, stack: string[]): Promise<string[]> {
     if (this.#closed || !stack.some((frame) => BUNDLE_FRAME.test(frame))) return stack;
     let timer: NodeJS.Timeout | undefined;
