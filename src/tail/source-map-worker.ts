@@ -56,10 +56,7 @@ function mapped(entry: Kept, map: SourceMapData, stack: readonly string[]): stri
     return frame;
   });
   if (wanted.length === 0) return frames;
-  const found = originalPositions(
-    map,
-    wanted.map((frame) => frame.position),
-  );
+  const found = originalPositions(map, wanted.map((frame) => frame.position));
   for (const [at, { index }] of wanted.entries()) {
     const original = found[at];
     const frame = stack[index]!;
