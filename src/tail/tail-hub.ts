@@ -26,6 +26,9 @@ export interface TailControl {
   forward(record: ExecutionRecord): void;
 }
 
+/** Records held behind one whose frames are being mapped (at most a few seconds' worth): past this, they go out unordered. */
+const MAX_HELD = 1024;
+
 /**
  * The tails of one front thread, and which tenants the tails of the whole process watch. With none
  * watched, `watches` is one look at an empty map: an execution then builds no record, asks its
@@ -56,7 +59,8 @@ export class TailHub {
 
   /** An execution recorded on this front: to its tails, and to the process's other fronts, after those recorded before it. */
   publish(record: ExecutionRecord): void {
-    if (this.#held.length > 0) this.#held.push({ record });
+    // Past MAX_HELD a record goes out at once, ahead of an exception still being mapped: order gives way to bounded memory.
+    if (this.#held.length > 0 && this.#held.length < MAX_HELD) this.#held.push({ record });
     else this.#send(record);
   }
 
@@ -66,6 +70,10 @@ export class TailHub {
    * the order they were recorded. `ready` never rejects.
    */
   publishWhen(ready: Promise<ExecutionRecord>): void {
+    if (this.#held.length >= MAX_HELD) {
+      void ready.then((record) => this.#send(record));
+      return;
+    }
     const slot: { record: ExecutionRecord | undefined } = { record: undefined };
     this.#held.push(slot);
     void ready.then((record) => {
