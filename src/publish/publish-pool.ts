@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Piscina } from 'piscina';
 import type { StorageSettings } from '../storage/storage-settings';
-import { checkTooLong, expireCheck, newCheckState } from './check-deadline';
+import { checkTooLong, newCheckState, watchDeadline } from './check-deadline';
 import { outcomeOf, type PublishOutcome } from './publish-outcome';
 import type { PublishJob, PublishRules } from './publish-package';
 import { PublishQueue } from './publish-queue';
@@ -135,9 +135,7 @@ export class PublishPool {
     const checkState = newCheckState();
     const ending = new AbortController();
     // piscina ends a thread whose task's signal aborts (its event loop is busy parsing: nothing else would stop it).
-    const deadline = setTimeout(() => {
-      if (expireCheck(checkState)) ending.abort();
-    }, this.#options.checkSeconds * 1000);
+    const stopWatching = watchDeadline(checkState, this.#options.checkSeconds, () => ending.abort());
     try {
       return await this.#threads().run({ job, file, checkState }, { signal: ending.signal });
     } catch (error) {
@@ -146,7 +144,7 @@ export class PublishPool {
       if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return outcomeOf(heapExhausted(this.#heapMb));
       throw error;
     } finally {
-      clearTimeout(deadline);
+      stopWatching();
     }
   }
 

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import { createStorage } from '../storage/create-storage';
 import type { StorageSettings } from '../storage/storage-settings';
-import { markChecked, type CheckState } from './check-deadline';
+import { checksBegan, markChecked, type CheckState } from './check-deadline';
 import { outcomeOf, type PublishOutcome } from './publish-outcome';
 import { publishPackage, type PublishJob, type PublishRules } from './publish-package';
 
@@ -33,6 +33,7 @@ const storage = createStorage(data.storage);
 
 /** The task function the pool calls: never throws, so that a refusal keeps its code across threads. */
 export async function publishTask(task: PublishTask): Promise<PublishOutcome> {
+  checksBegan(task.checkState);
   try {
     await publishPackage(
       storage,
