@@ -12,8 +12,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects after `timeoutMs`. */
-export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects after `timeoutMs`, a
+ * busy machine's allowance (a server process took over 10 s to listen beside two suites), not a bound.
+ */
+export async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
