@@ -67,7 +67,7 @@ export function startCli(t: Teardown, args: string[], options: { cwd?: string; e
     child,
     output: () => output,
     // An allowance for a machine busy with other work, never a measured bound: a start that passes it is stuck.
-    waitFor(pattern, timeoutMs = 30_000) {
+    waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => finish(new Error(`"${pattern}" did not appear within ${timeoutMs} ms; output:\n${output}`)), timeoutMs);
         const check = () => {

@@ -44,6 +44,7 @@ t.test('a flood of spinning executions kept on one host spares the tenant beside
     answers.map(({ status, body }) => [status, body.code]),
     Array.from({ length: FLOOD }, () => [504, 'EXECUTION_TIMEOUT']),
   );
-  t.ok(elapsed < 5 * LIMIT_MS, `the whole flood ended within a few limits (${Math.round(elapsed)} ms), not ${FLOOD} in turn`);
+  // In turn they would take FLOOD limits (36 s); half that leaves a busy machine room (8 s seen beside two suites).
+  t.ok(elapsed < (FLOOD / 2) * LIMIT_MS, `the whole flood ended together (${Math.round(elapsed)} ms), not ${FLOOD} limits in turn`);
   await bystanderRenders(t, started, 'After', 'bystander after the flood');
 });
