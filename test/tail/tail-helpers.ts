@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { RegistryConfig } from '../../src/config/config';
 import { hashToken } from '../../src/publish/tenant-tokens';
+import { takeServerSentEventBlocks } from '../../src/tail/server-sent-event-blocks';
 import { fixture, type TenantComponent } from '../helpers/start-registry';
 import { ADMIN_TOKEN, withAdmin } from '../tenants/admin-helpers';
 
@@ -86,18 +87,9 @@ export function openTail(url: string, token: string | undefined, query = ''): Pr
       response.on('data', (chunk: string) => {
         text += chunk;
         if (tail.status !== 200) return;
-        let end: number;
-        while ((end = text.indexOf('\n\n')) !== -1) {
-          const block = text.slice(0, end);
-          text = text.slice(end + 2);
-          let type = 'message';
-          let data = '';
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event: ')) type = line.slice(7);
-            else if (line.startsWith('data: ')) data += line.slice(6);
-          }
-          if (data !== '') events.push({ type, data: JSON.parse(data) });
-        }
+        const taken = takeServerSentEventBlocks(text);
+        text = taken.rest;
+        for (const { type, data } of taken.blocks) events.push({ type, data: JSON.parse(data) });
         check();
       });
       response.on('close', () => endedResolve());
