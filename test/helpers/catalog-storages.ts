@@ -33,7 +33,8 @@ export async function s3Storage(t: Teardown, prefix = 'catalog-test'): Promise<S
   return {
     kind: 'S3',
     open: () => {
-      const storage = new S3Storage({ bucket: BUCKET, prefix: `${prefix}/` }, { timeoutMs: 5000, settleMs: 100, client: createS3Client(5000, server.env) });
+      // A busy machine's allowance for each call (a call past 5 s was seen beside two suites): no test here times the storage.
+      const storage = new S3Storage({ bucket: BUCKET, prefix: `${prefix}/` }, { timeoutMs: 30_000, settleMs: 100, client: createS3Client(30_000, server.env) });
       t.teardown(() => storage.close());
       return storage;
     },
