@@ -39,7 +39,10 @@ t.test('a request waits for an execution slot at most the execution time limit, 
     config.limits.sandboxHosts = 1;
     config.limits.concurrentPerHost = 1;
     config.limits.maxQueue = 5;
-    config.limits.executionTimeoutMs = 1000;
+    // The first holds the slot until this limit: long enough that the second and third are queued
+    // behind it however busy the machine (at 1 s, beside a second suite, the first had ended before
+    // the second arrived, which then never waited).
+    config.limits.executionTimeoutMs = 4000;
   });
   const { registry, url } = started;
   await bystanderRenders(t, started, 'Before', 'before the queue fills');
