@@ -57,4 +57,23 @@ export async function startHaproxy(t: Teardown, binary: string, dir: string, por
     await exited;
   });
   await waitForPort(port);
+  await untilBalancerServes(port);
+}
+
+/**
+ * Until a request through the balancer reaches a ready replica: its health checks may have taken the
+ * replicas out on a busy machine (a check slower than its interval), and a tail opened then got
+ * HAProxy's own 503 page. 60 s is a busy machine's allowance, not a bound.
+ */
+async function untilBalancerServes(port: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      async (response) => (await response.arrayBuffer(), response.status),
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`no replica answered 200 through the balancer within 60 s (last: ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
