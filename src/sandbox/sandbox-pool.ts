@@ -113,7 +113,14 @@ export class SandboxPool {
       let granted: GrantedLease | undefined;
       try {
         // The execution's own charge first: what its leases take ahead is what the request has left after it.
-        const timeoutMs = job.budget.charge();
+        let timeoutMs: number;
+        try {
+          timeoutMs = job.budget.charge();
+        } catch (error) {
+          // No time left for it to start: its request's timeout, never counted as the component's.
+          if (error instanceof TesseraError && error.code === 'EXECUTION_TIMEOUT') job.cutShort = true;
+          throw error;
+        }
         // A millisecond's margin: the first charge's deadline less the time read again is not exact.
         if (timeoutMs < this.#options.limits.timeoutMs - 1) job.cutShort = true;
         if (job.children) granted = this.#leases.grant(job, payer, job.children);

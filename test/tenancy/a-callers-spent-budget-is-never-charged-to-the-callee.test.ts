@@ -1,4 +1,6 @@
 import t from 'tap';
+import type { ExecutionJob } from '../../src/sandbox/execution-job';
+import { RequestBudget } from '../../src/sandbox/request-budget';
 import { fixture, ofTenant, request, startRegistry } from '../helpers/start-registry';
 import { parseMetrics, valueOf } from '../sandbox/parse-metrics';
 import { hostsUp } from '../sandbox/wait-for';
@@ -28,4 +30,25 @@ t.test("the timeouts of children another tenant's spent budget cut short are nev
 
   const timeouts = (samples: typeof after, tenant: string, component: string) => valueOf(samples, 'tessera_execution_timeouts_total', { component, tenant });
   t.equal(timeouts(after, 'ada', 'slow-worker') - timeouts(before, 'ada', 'slow-worker'), 0, "no timeout is counted against the callee's tenant");
+});
+
+t.test("a nested render that finds its request's time spent before it starts is the request's timeout, never its component's", async (t) => {
+  const started = await startRegistry(t, [ofTenant('ada', fixture('slow-worker'))]);
+  const { registry } = started;
+  // The request's one deadline, set by its first execution, passed before this one is sent.
+  const budget = new RequestBudget({ timeoutMs: 1, maxExecutions: 10, maxSlots: 10, maxNestedChars: 1_000_000 });
+  budget.charge();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const job: ExecutionJob = {
+    key: 'slow-worker@1.0.0#none',
+    component: 'slow-worker',
+    tenant: 'ada',
+    plugins: [],
+    loadCode: () => Promise.reject(new Error('never loaded: it never starts')),
+    input: '{}',
+    depth: 1,
+    budget,
+  };
+  await t.rejects(registry.pool.execute(job), { code: 'EXECUTION_TIMEOUT', message: 'The request passed its execution time limit before this nested render could start.' });
+  t.equal(job.cutShort, true, "marked cut short: the metrics count it as its caller's, not the component's");
 });
