@@ -25,7 +25,12 @@ t.test("the timeouts of children another tenant's spent budget cut short are nev
 
   const answer = await request(`${url}${KILLER}?spinMs=1200&childMs=1000`);
   if (answer.status === 504) t.same(answer.body, { code: 'EXECUTION_TIMEOUT', error: 'The component passed its execution time limit.', name: KILLER, requestVersion: '' });
-  else t.same([answer.status, answer.body.html], [200, '<p>the child failed: The component passed its execution time limit.</p>'], 'the child ended EXECUTION_TIMEOUT for its caller');
+  else {
+    // The child started and was stopped with the time left, or (the parent's spin past what was left, on a busy machine) found none to start in.
+    const failed = ['The component passed its execution time limit.', 'The request passed its execution time limit before this nested render could start.'].map((sentence) => `<p>the child failed: ${sentence}</p>`);
+    t.equal(answer.status, 200);
+    t.ok(failed.includes(answer.body.html!), `the child ended EXECUTION_TIMEOUT for its caller: ${answer.body.html}`);
+  }
   const after = await scrape();
 
   const timeouts = (samples: typeof after, tenant: string, component: string) => valueOf(samples, 'tessera_execution_timeouts_total', { component, tenant });
