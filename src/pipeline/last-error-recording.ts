@@ -9,10 +9,13 @@ interface Ran {
   tenant: string;
 }
 
+/** The version that ran, as the render path holds it: nothing is built for a render that succeeds. */
+type RanVersion = Pick<Ran, 'name' | 'version'>;
+
 /** A failed answer, noted in its component's ring and passed on untouched. */
-export function noteFailure(lastErrors: LastErrors, ran: Ran, failure: SandboxFailure): SandboxFailure {
+export function noteFailure(lastErrors: LastErrors, ran: RanVersion, tenant: string, failure: SandboxFailure): SandboxFailure {
   lastErrors.note(ran.name, {
-    tenant: ran.tenant,
+    tenant,
     version: ran.version,
     status: failure.status ?? ERRORS[failure.code].status,
     code: failure.code,
@@ -22,10 +25,10 @@ export function noteFailure(lastErrors: LastErrors, ran: Ran, failure: SandboxFa
 }
 
 /** An execution that rejected (refused by the pool, its host lost, …): noted, and rethrown. */
-export function noteRejection(lastErrors: LastErrors, ran: Ran, error: unknown): never {
+export function noteRejection(lastErrors: LastErrors, ran: RanVersion, tenant: string, error: unknown): never {
   const coded = error instanceof TesseraError;
   lastErrors.note(ran.name, {
-    tenant: ran.tenant,
+    tenant,
     version: ran.version,
     status: coded ? error.status : ERRORS.GENERIC_ERROR.status,
     code: coded ? error.code : 'GENERIC_ERROR',

@@ -262,13 +262,12 @@ export class RenderPipeline {
         }),
     };
     if (sight === 'full') job.tail = true;
-    const ran = { name: component.name, version: component.version, tenant };
     let answer = this.#pool.execute(job).then(
       (json) => {
         const parsed = JSON.parse(json) as SandboxAnswer;
-        return parsed.ok ? parsed : noteFailure(this.lastErrors, ran, checkedFailure(parsed));
+        return parsed.ok ? parsed : noteFailure(this.lastErrors, component, tenant, checkedFailure(parsed));
       },
-      (error: unknown) => noteRejection(this.lastErrors, ran, error),
+      (error: unknown) => noteRejection(this.lastErrors, component, tenant, error),
     );
     if (sight !== undefined) {
       const mapFrames = (stack: string[]) => this.#sourceMaps.mapped(component, stack);

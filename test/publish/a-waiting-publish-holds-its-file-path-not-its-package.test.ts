@@ -1,17 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import t from 'tap';
-import { defaultConfig } from '../../src/config/config';
 import { packTarball } from '../../src/packager/pack-tarball';
 import type { PublishJob } from '../../src/publish/publish-package';
 import { PublishPool } from '../../src/publish/publish-pool';
-import { serverScriptBounds } from '../../src/publish/server-script-bounds';
 import { largePackage } from '../helpers/large-package';
 import { packagedFixture } from '../helpers/packaged-fixture';
+import { pipedPool } from './piped-pool';
 import { GREETING, packed } from './publish-helpers';
 
 /**
@@ -32,25 +30,8 @@ interface Teardown {
 }
 
 async function heldPool(t: Teardown): Promise<{ pool: PublishPool; folder: string; release(): Promise<void>; held: Promise<unknown> }> {
-  const folder = await mkdtemp(path.join(os.tmpdir(), 'tessera-publish-pool-'));
-  const limits = defaultConfig().limits;
-  const pool = new PublishPool({
-    threads: 1,
-    // Out of reach: the held publish waits on its pipe as long as the test needs.
-    checkSeconds: 600,
-    storage: { location: path.join(folder, 'storage') },
-    rules: { maxBytes: limits.publishBytes, dependencyPolicy: defaultConfig().dependencyPolicy, serverScript: serverScriptBounds(limits), defaultTenant: 'default' },
-    weightOf: () => 1,
-  });
-  const pipe = path.join(folder, 'held.tgz');
-  execFileSync('mkfifo', [pipe]);
-  t.teardown(async () => {
-    await pool.close();
-    // A thread ended while opening the pipe leaves that open waiting for a writer; opened for reading
-    // and writing, the pipe never waits itself (Linux), and ends that open.
-    await (await open(pipe, 'r+')).close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  // Out of reach: the held publish waits on its pipe as long as the test needs.
+  const { pool, folder, pipe } = await pipedPool(t, 600);
   const held = pool.run(dryRun('holder', '1.0.0'), pipe);
   return { pool, folder, held, release: async () => writeFile(pipe, await packed(GREETING)) };
 }

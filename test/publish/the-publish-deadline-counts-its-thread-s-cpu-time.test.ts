@@ -1,12 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import t from 'tap';
-import { defaultConfig } from '../../src/config/config';
 import type { PublishJob } from '../../src/publish/publish-package';
-import { PublishPool } from '../../src/publish/publish-pool';
-import { serverScriptBounds } from '../../src/publish/server-script-bounds';
+import { pipedPool } from './piped-pool';
 import { GREETING, packed } from './publish-helpers';
 
 // The deadline of a publish's checks (`limits.publishCheckSeconds`) is of its thread's CPU time: on
@@ -20,29 +15,9 @@ import { GREETING, packed } from './publish-helpers';
 const CHECK_SECONDS = 2;
 const dryRun: PublishJob = { name: 'publish-greeting', version: '1.0.0', tenant: 'greeters', tokenId: 'config:greeters', storedToken: false, dryRun: true };
 
-async function pipedPool(t: { teardown(fn: () => unknown): void }): Promise<{ pool: PublishPool; pipe: string }> {
-  const folder = await mkdtemp(path.join(os.tmpdir(), 'tessera-cpu-deadline-'));
-  const limits = defaultConfig().limits;
-  const pool = new PublishPool({
-    threads: 1,
-    checkSeconds: CHECK_SECONDS,
-    storage: { location: path.join(folder, 'storage') },
-    rules: { maxBytes: limits.publishBytes, dependencyPolicy: defaultConfig().dependencyPolicy, serverScript: serverScriptBounds(limits), defaultTenant: 'default' },
-    weightOf: () => 1,
-  });
-  const pipe = path.join(folder, 'upload.tgz');
-  execFileSync('mkfifo', [pipe]);
-  t.teardown(async () => {
-    await pool.close();
-    // Opened for reading and writing, the pipe ends an open still waiting for a writer (Linux).
-    await (await open(pipe, 'r+')).close();
-    await rm(folder, { recursive: true, force: true });
-  });
-  return { pool, pipe };
-}
 
 t.test('a publish that waited past its deadline without spending CPU time is checked and accepted', async (t) => {
-  const { pool, pipe } = await pipedPool(t);
+  const { pool, pipe } = await pipedPool(t, CHECK_SECONDS);
   const outcome = pool.run(dryRun, pipe);
   // Past the deadline in wall-clock time (the old rule refused it here), far from it in CPU time.
   await new Promise((resolve) => setTimeout(resolve, (CHECK_SECONDS + 1) * 1000));
@@ -51,7 +26,7 @@ t.test('a publish that waited past its deadline without spending CPU time is che
 });
 
 t.test('a publish whose thread gets no CPU time is ended at four times its deadline', async (t) => {
-  const { pool, pipe } = await pipedPool(t);
+  const { pool, pipe } = await pipedPool(t, CHECK_SECONDS);
   const started = performance.now();
   const outcome = await pool.run(dryRun, pipe);
   const elapsed = performance.now() - started;
