@@ -10,6 +10,7 @@ process.once('message', (options: LoadOptions) => {
     url: options.url,
     connections: options.connections,
     duration: options.durationSeconds,
+    amount: options.amount,
     method: options.method,
     headers: options.body === undefined ? undefined : { 'content-type': 'application/json' },
     body: options.body,

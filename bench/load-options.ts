@@ -8,6 +8,8 @@ export interface LoadOptions {
   url: string;
   connections: number;
   durationSeconds: number;
+  /** A fixed number of requests instead of a duration (autocannon only). */
+  amount?: number;
   method: 'GET' | 'POST';
   /** A JSON request body (sent with `Content-Type: application/json`). */
   body?: string;

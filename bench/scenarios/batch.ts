@@ -8,12 +8,12 @@ const COMPONENTS = [
   { name: 'static-banner' },
 ];
 
-const REQUEST: BenchRequest = { method: 'POST', path: '', body: JSON.stringify({ components: COMPONENTS }) };
+export const BATCH_REQUEST: BenchRequest = { method: 'POST', path: '', body: JSON.stringify({ components: COMPONENTS }) };
 
 /** `POST /` with five components (the demo set, rendered) vs a plain fastify POST. */
 export const batchScenario = baselineScenario({
   name: 'batch-5',
-  request: REQUEST,
+  request: BATCH_REQUEST,
   note: 'batch-5: `POST /` with 5 components: hello-world twice, weather-badge, legacy-clock (legacy entry), static-banner (no server logic); the baseline parses the same JSON body.',
   // A third less than the 64 + 51 µs measured before nested renders ran beside their parents (2 CPUs).
   cpuTarget: 77,

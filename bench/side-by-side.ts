@@ -1,0 +1,97 @@
+/**
+ * CPU per request of two builds of the registry under one load, in alternating runs (A B B A …):
+ * what `run.ts` cannot tell apart when a change costs a few microseconds and the machine's other
+ * work moves every figure by more. Each run starts the build's own registry (`dist/bench/servers/
+ * registry-server.js` of its checkout) over the same packaged storage, sends a fixed number of
+ * requests after a warm-up, and reads the CPU of the registry and of its sandbox hosts from `/proc`.
+ *
+ *   node --no-node-snapshot dist/bench/side-by-side.js <checkout A> <checkout B> [render|batch-5|nested] [pairs] [requests]
+ *
+ * Each checkout must be built (`npm run build`). Prints each run, then the medians.
+ */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
+import { processTreeCpu } from './process-tree';
+import type { LoadOptions, LoadResult } from './load-options';
+import { median } from './load';
+import { NODE_FLAGS } from '../src/node-flags';
+import { startServerProcess } from './server-process';
+import { BATCH_REQUEST } from './scenarios/batch';
+
+const LOADS: Record<string, { method: 'GET' | 'POST'; path: string; body?: string }> = {
+  render: { method: 'GET', path: 'hello-world?name=Ada' },
+  'batch-5': BATCH_REQUEST,
+  nested: { method: 'GET', path: 'bench-nested-parent' },
+};
+const CONNECTIONS = 50;
+const WARMUP_REQUESTS = 20_000;
+
+/** Sends `amount` requests with autocannon in a process of its own (`load-generator.js`). */
+function sendRequests(url: string, load: (typeof LOADS)[string], amount: number): Promise<LoadResult> {
+  const child = fork(path.join(__dirname, 'load-generator.js'));
+  const options: LoadOptions = { generator: 'autocannon', url: url + load.path, connections: CONNECTIONS, durationSeconds: 0, method: load.method, body: load.body, amount };
+  child.send(options);
+  return new Promise((resolve, reject) => {
+    child.once('message', (result: LoadResult) => resolve(result));
+    child.once('exit', (code) => code !== 0 && reject(new Error(`The load generator exited with code ${code}.`)));
+  });
+}
+
+interface Run {
+  label: string;
+  frontUs: number;
+  hostsUs: number;
+  requestsPerSecond: number;
+}
+
+async function runOnce(checkout: string, label: string, storagePath: string, load: (typeof LOADS)[string], requests: number): Promise<Run> {
+  const entry = path.join(checkout, 'dist', 'bench', 'servers', 'registry-server.js');
+  const server = await startServerProcess(entry, { storagePath }, NODE_FLAGS);
+  try {
+    await sendRequests(server.url, load, WARMUP_REQUESTS);
+    const before = await processTreeCpu(server.pid);
+    const result = await sendRequests(server.url, load, requests);
+    const after = await processTreeCpu(server.pid);
+    if (result.failures > 0) throw new Error(`${label}: ${result.failures} of ${result.requests} requests failed.`);
+    return {
+      label,
+      frontUs: ((after.own - before.own) * 1e6) / result.requests,
+      hostsUs: ((after.descendants - before.descendants) * 1e6) / result.requests,
+      requestsPerSecond: result.requestsPerSecond,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const [a, b, loadName = 'render', pairsText = '5', requestsText = '100000'] = process.argv.slice(2);
+  const load = LOADS[loadName];
+  if (!a || !b || !load) throw new Error(`Usage: side-by-side.js <checkout A> <checkout B> [${Object.keys(LOADS).join('|')}] [pairs] [requests]`);
+  const storage = await temporaryFolder('side-by-side');
+  try {
+    await packageInto(storage.path, [...['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'].map(demoComponent), ...['bench-nested-parent', 'bench-nested-badge'].map(benchComponent)]);
+    const runs: Run[] = [];
+    for (let pair = 0; pair < Number(pairsText); pair++) {
+      // A B, then B A: a drift of the machine's load weighs on both alike.
+      const order = pair % 2 === 0 ? [['A', a], ['B', b]] : [['B', b], ['A', a]];
+      for (const [label, checkout] of order) {
+        const run = await runOnce(checkout!, label!, storage.path, load, Number(requestsText));
+        runs.push(run);
+        console.log(`${label} ${run.frontUs.toFixed(1)} + ${run.hostsUs.toFixed(1)} hosts µs per request, ${Math.round(run.requestsPerSecond)} req/s`);
+      }
+    }
+    for (const label of ['A', 'B']) {
+      const own = runs.filter((run) => run.label === label);
+      console.log(`${label} median: ${median(own.map((run) => run.frontUs)).toFixed(1)} + ${median(own.map((run) => run.hostsUs)).toFixed(1)} hosts µs per request (${own.length} runs)`);
+    }
+  } finally {
+    await storage.remove();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
