@@ -5,7 +5,9 @@
  * registry-server.js` of its checkout) over the same packaged storage, sends a fixed number of
  * requests after a warm-up, and reads the CPU of the registry and of its sandbox hosts from `/proc`.
  *
- *   node --no-node-snapshot dist/bench/side-by-side.js <checkout A> <checkout B> [render|batch-5|nested] [pairs] [requests]
+ *   node --no-node-snapshot dist/bench/side-by-side.js <checkout A> <checkout B> [load] [pairs] [requests]
+ *
+ * A load is `render`, `batch-5`, `nested`, or one of against-oc's (`"oc-batch-5, 4 versions"`).
  *
  * Each checkout must be built (`npm run build`). Prints each run, then the medians.
  */
@@ -18,17 +20,22 @@ import { median } from './load';
 import { NODE_FLAGS } from '../src/node-flags';
 import { startServerProcess } from './server-process';
 import { BATCH_REQUEST } from './scenarios/batch';
+import { AT_RUN_CONNECTIONS } from './scenarios/against-oc';
+import { ocAuthoredCopies } from './oc/oc-authored-copies';
+import type { BenchRequest } from './scenario';
 
-const LOADS: Record<string, { method: 'GET' | 'POST'; path: string; body?: string }> = {
+const LOADS: Record<string, BenchRequest> = {
   render: { method: 'GET', path: 'hello-world?name=Ada' },
   'batch-5': BATCH_REQUEST,
   nested: { method: 'GET', path: 'bench-nested-parent' },
+  // against-oc's loads of the OC-authored greeting (`oc-batch-5, 4 versions` and the others).
+  ...Object.fromEntries(AT_RUN_CONNECTIONS.map((comparison) => [comparison.scenario, comparison.request])),
 };
 const CONNECTIONS = 50;
 const WARMUP_REQUESTS = 20_000;
 
 /** Sends `amount` requests with autocannon in a process of its own (`load-generator.js`). */
-function sendRequests(url: string, load: (typeof LOADS)[string], amount: number): Promise<LoadResult> {
+function sendRequests(url: string, load: BenchRequest, amount: number): Promise<LoadResult> {
   const child = fork(path.join(__dirname, 'load-generator.js'));
   const options: LoadOptions = { generator: 'autocannon', url: url + load.path, connections: CONNECTIONS, durationSeconds: 0, method: load.method, body: load.body, amount };
   child.send(options);
@@ -45,7 +52,7 @@ interface Run {
   requestsPerSecond: number;
 }
 
-async function runOnce(checkout: string, label: string, storagePath: string, load: (typeof LOADS)[string], requests: number): Promise<Run> {
+async function runOnce(checkout: string, label: string, storagePath: string, load: BenchRequest, requests: number): Promise<Run> {
   const entry = path.join(checkout, 'dist', 'bench', 'servers', 'registry-server.js');
   const server = await startServerProcess(entry, { storagePath }, NODE_FLAGS);
   try {
@@ -68,10 +75,12 @@ async function runOnce(checkout: string, label: string, storagePath: string, loa
 async function main(): Promise<void> {
   const [a, b, loadName = 'render', pairsText = '5', requestsText = '100000'] = process.argv.slice(2);
   const load = LOADS[loadName];
-  if (!a || !b || !load) throw new Error(`Usage: side-by-side.js <checkout A> <checkout B> [${Object.keys(LOADS).join('|')}] [pairs] [requests]`);
+  if (!a || !b || !load) throw new Error(`Usage: side-by-side.js <checkout A> <checkout B> [${Object.keys(LOADS).join(' | ')}] [pairs] [requests]`);
   const storage = await temporaryFolder('side-by-side');
+  const copies = await temporaryFolder('oc-authored');
   try {
-    await packageInto(storage.path, [...['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'].map(demoComponent), ...['bench-nested-parent', 'bench-nested-badge'].map(benchComponent)]);
+    const demos = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'].map(demoComponent);
+    await packageInto(storage.path, [...demos, ...['bench-nested-parent', 'bench-nested-badge'].map(benchComponent), ...(await ocAuthoredCopies(copies.path))]);
     const runs: Run[] = [];
     for (let pair = 0; pair < Number(pairsText); pair++) {
       // A B, then B A: a drift of the machine's load weighs on both alike.
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await storage.remove();
+    await copies.remove();
   }
 }
 

@@ -29,7 +29,7 @@ const batchOf = (items: Array<{ name: string; version?: string; parameters: Reco
   body: JSON.stringify({ components: items }),
 });
 
-const AT_RUN_CONNECTIONS: Comparison[] = [
+export const AT_RUN_CONNECTIONS: Comparison[] = [
   { scenario: 'oc-render', request: { method: 'GET', path: 'hello-world?name=Ada' }, target: 8 },
   {
     scenario: 'oc-batch-5',
