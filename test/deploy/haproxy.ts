@@ -17,7 +17,9 @@ export function haproxyBinary(): string | undefined {
 
 /**
  * HAProxy on 127.0.0.1:`port` in front of the replicas, checking `/readyz` every 200 ms: one
- * failed check takes a replica out, two good ones bring it back. A refused connection
+ * failed check takes a replica out, two good ones bring it back. A check's answer may take 2 s: with
+ * the interval as its timeout (HAProxy's default), answers slowed by a busy machine took both
+ * replicas out, and a tail opened just after the balancer served got its 503 page. A refused connection
  * is retried on another replica; nothing else is. Stopped by its pid when the test ends. A
  * connection idle for `idleSeconds` (10) is closed: a test of long streams (tails, whose keep-alive
  * comes every 15 s) gives more.
@@ -32,6 +34,7 @@ export async function startHaproxy(t: Teardown, binary: string, dir: string, por
       'defaults',
       '  mode http',
       '  timeout connect 1s',
+      '  timeout check 2s',
       `  timeout client ${idleSeconds}s`,
       `  timeout server ${idleSeconds}s`,
       '  retries 3',
