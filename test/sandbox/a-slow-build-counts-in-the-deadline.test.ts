@@ -34,5 +34,8 @@ t.test("building a version counts in its first execution's deadline: EXECUTION_T
   // Its tenant is charged what its isolate ran (wall-clock spins: less CPU than 5 s on a busy machine, never none).
   const cpu = async (tenant: string) => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_tenant_cpu_seconds_total', { tenant });
   await until(async () => (await cpu('mallory')) >= 0.5);
-  t.ok((await cpu('ada')) < 0.25, "the bystander's tenant is charged its one render only");
+  // Its cold render (an isolate and a build) read over 0.25 s beside a second suite; charged one of
+  // mallory's spins (1.7 s of work), it would read over 1 s on a machine with a CPU to give it.
+  const bystander = await cpu('ada');
+  t.ok(bystander < 1, `the bystander's tenant is charged its one render only (${bystander} s)`);
 });
