@@ -8,8 +8,8 @@
  * The load generator is wrk when it is installed (`apt-get install wrk`), else autocannon.
  */
 import { parseArgs } from 'node:util';
-import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
-import { ocAuthoredCopies } from './oc/oc-authored-copies';
+import { temporaryFolder } from './bench-storage';
+import { packageSharedStorage } from './shared-storage';
 import { describeMachine, formatMethod, formatReport } from './format-report';
 import type { LoadGeneratorName } from './load-options';
 import { recordResults } from './record-results';
@@ -48,9 +48,6 @@ const SCENARIOS: Scenario[] = [
   publishUnderAttackScenario,
   renderWhileTailingScenario,
 ];
-/** The components the render, batch, nested, against-oc, limits and template render scenarios request. */
-const DEMOS_USED = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner', 'esm-counter', 'react-toggle'];
-const BENCH_COMPONENTS_USED = ['bench-nested-parent', 'bench-nested-badge'];
 
 /** An option's number, refused unless it is at least `min` (and whole when asked). */
 function numberOption(option: string, text: string, min: number, whole: boolean): number {
@@ -113,9 +110,7 @@ async function main(): Promise<void> {
     if (started) await (await started).stop();
   };
   try {
-    // The OC-authored greetings (against-oc's batches) are packaged by Tessera's own packager, as `tessera publish` does.
-    const ocAuthored = await ocAuthoredCopies(copies.path);
-    await packageInto(storage.path, [...DEMOS_USED.map(demoComponent), ...BENCH_COMPONENTS_USED.map(benchComponent), ...ocAuthored]);
+    await packageSharedStorage(storage.path, copies.path);
     const env: BenchEnvironment = {
       settings,
       storagePath: storage.path,

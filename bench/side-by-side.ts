@@ -11,17 +11,15 @@
  *
  * Each checkout must be built (`npm run build`). Prints each run, then the medians.
  */
-import { fork } from 'node:child_process';
 import path from 'node:path';
-import { benchComponent, demoComponent, packageInto, temporaryFolder } from './bench-storage';
-import { processTreeCpu } from './process-tree';
-import type { LoadOptions, LoadResult } from './load-options';
-import { median } from './load';
+import { temporaryFolder } from './bench-storage';
+import type { LoadResult } from './load-options';
+import { median, runLoad } from './load';
 import { NODE_FLAGS } from '../src/node-flags';
 import { startServerProcess } from './server-process';
 import { BATCH_REQUEST } from './scenarios/batch';
 import { AT_RUN_CONNECTIONS } from './scenarios/against-oc';
-import { ocAuthoredCopies } from './oc/oc-authored-copies';
+import { packageSharedStorage } from './shared-storage';
 import type { BenchRequest } from './scenario';
 
 const LOADS: Record<string, BenchRequest> = {
@@ -34,16 +32,9 @@ const LOADS: Record<string, BenchRequest> = {
 const CONNECTIONS = 50;
 const WARMUP_REQUESTS = 20_000;
 
-/** Sends `amount` requests with autocannon in a process of its own (`load-generator.js`). */
-function sendRequests(url: string, load: BenchRequest, amount: number): Promise<LoadResult> {
-  const child = fork(path.join(__dirname, 'load-generator.js'));
-  const options: LoadOptions = { generator: 'autocannon', url: url + load.path, connections: CONNECTIONS, durationSeconds: 0, method: load.method, body: load.body, amount };
-  child.send(options);
-  return new Promise((resolve, reject) => {
-    child.once('message', (result: LoadResult) => resolve(result));
-    child.once('exit', (code) => code !== 0 && reject(new Error(`The load generator exited with code ${code}.`)));
-  });
-}
+/** A fixed number of requests with autocannon (wrk sends for a duration), the server's CPU read around them when `serverPid` is given. */
+const sendRequests = (url: string, load: BenchRequest, amount: number, serverPid?: number): Promise<LoadResult> =>
+  runLoad({ generator: 'autocannon', url: url + load.path, connections: CONNECTIONS, durationSeconds: 0, method: load.method, body: load.body, amount, serverPid });
 
 interface Run {
   label: string;
@@ -57,16 +48,10 @@ async function runOnce(checkout: string, label: string, storagePath: string, loa
   const server = await startServerProcess(entry, { storagePath }, NODE_FLAGS);
   try {
     await sendRequests(server.url, load, WARMUP_REQUESTS);
-    const before = await processTreeCpu(server.pid);
-    const result = await sendRequests(server.url, load, requests);
-    const after = await processTreeCpu(server.pid);
+    const result = await sendRequests(server.url, load, requests, server.pid);
     if (result.failures > 0) throw new Error(`${label}: ${result.failures} of ${result.requests} requests failed.`);
-    return {
-      label,
-      frontUs: ((after.own - before.own) * 1e6) / result.requests,
-      hostsUs: ((after.descendants - before.descendants) * 1e6) / result.requests,
-      requestsPerSecond: result.requestsPerSecond,
-    };
+    const cpu = result.cpuSeconds!;
+    return { label, frontUs: (cpu.own * 1e6) / result.requests, hostsUs: (cpu.descendants * 1e6) / result.requests, requestsPerSecond: result.requestsPerSecond };
   } finally {
     await server.stop();
   }
@@ -79,8 +64,7 @@ async function main(): Promise<void> {
   const storage = await temporaryFolder('side-by-side');
   const copies = await temporaryFolder('oc-authored');
   try {
-    const demos = ['hello-world', 'weather-badge', 'legacy-clock', 'static-banner'].map(demoComponent);
-    await packageInto(storage.path, [...demos, ...['bench-nested-parent', 'bench-nested-badge'].map(benchComponent), ...(await ocAuthoredCopies(copies.path))]);
+    await packageSharedStorage(storage.path, copies.path);
     const runs: Run[] = [];
     for (let pair = 0; pair < Number(pairsText); pair++) {
       // A B, then B A: a drift of the machine's load weighs on both alike.

@@ -113,16 +113,7 @@ export class SandboxPool {
       let granted: GrantedLease | undefined;
       try {
         // The execution's own charge first: what its leases take ahead is what the request has left after it.
-        let timeoutMs: number;
-        try {
-          timeoutMs = job.budget.charge();
-        } catch (error) {
-          // No time left for it to start: its request's timeout, never counted as the component's.
-          if (error instanceof TesseraError && error.code === 'EXECUTION_TIMEOUT') job.cutShort = true;
-          throw error;
-        }
-        // A millisecond's margin: the first charge's deadline less the time read again is not exact.
-        if (timeoutMs < this.#options.limits.timeoutMs - 1) job.cutShort = true;
+        const timeoutMs = this.#charge(job);
         if (job.children) granted = this.#leases.grant(job, payer, job.children);
         const answer = await this.#run(job, granted, timeoutMs);
         if (granted?.runs) this.#leases.settle(job, granted, granted.runs);
@@ -134,6 +125,23 @@ export class SandboxPool {
       }
     } finally {
       job.budget.releaseSlot();
+    }
+  }
+
+  /**
+   * Charges an execution to its request and answers its time limit. Given less than its own limit
+   * (its request's time partly spent), or refused for none left, it is cut short: a timeout is then
+   * its request's, never counted as its component's.
+   */
+  #charge(job: ExecutionJob): number {
+    try {
+      const timeoutMs = job.budget.charge();
+      // A millisecond's margin: the first charge's deadline less the time read again is not exact.
+      if (timeoutMs < this.#options.limits.timeoutMs - 1) job.cutShort = true;
+      return timeoutMs;
+    } catch (error) {
+      if (error instanceof TesseraError && error.code === 'EXECUTION_TIMEOUT') job.cutShort = true;
+      throw error;
     }
   }
 

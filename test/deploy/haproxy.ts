@@ -64,9 +64,9 @@ export async function startHaproxy(t: Teardown, binary: string, dir: string, por
 }
 
 /**
- * Until a request through the balancer reaches a ready replica: its health checks may have taken the
- * replicas out on a busy machine (a check slower than its interval), and a tail opened then got
- * HAProxy's own 503 page. 60 s is a busy machine's allowance, not a bound.
+ * Until a request through the balancer reaches a ready replica: HAProxy listens before its checks
+ * have passed one, and a tail opened then got its own 503 page. 60 s is a busy machine's allowance,
+ * not a bound.
  */
 async function untilBalancerServes(port: number): Promise<void> {
   const deadline = Date.now() + 60_000;
