@@ -1,25 +1,29 @@
 import { spawn } from 'node:child_process';
+import { FILE_LIMIT_MS, FILE_TAP_LIMIT_S, isPartEntry, PART_LIMIT_MS } from './test-time-limits';
 
 /**
  * Loaded before every test file (`--require` in `npm test`). Node's runner gives a test file's
  * process no time limit of its own: a request that never ends, and a registry whose close waits on
  * it, would hold the whole suite until CI gives up. A file still running after FILE_LIMIT_MS fails,
- * naming what kept it alive. A process whose main thread is stuck in native code (seen once at exit,
- * in isolated-vm's thread pool) runs no timer at all: a shell outside it kills it a minute later.
+ * naming what kept it alive; a part of the suite (several files, `run-files.ts`), after PART_LIMIT_MS.
+ * A process whose main thread is stuck in native code (seen once at exit, in isolated-vm's thread
+ * pool) runs no timer at all: a shell outside it kills it a minute later.
  */
-const FILE_LIMIT_MS = 180_000;
-const KILL_AFTER_S = FILE_LIMIT_MS / 1000 + 60;
+const part = isPartEntry(process.argv[1]);
+const LIMIT_MS = part ? PART_LIMIT_MS : FILE_LIMIT_MS;
+const KILL_AFTER_S = LIMIT_MS / 1000 + 60;
 
 // The runner's own process loads this too; only the files' processes are limited.
 if (process.env.NODE_TEST_CONTEXT !== undefined) {
   // tap ends a file whose tests together pass 30 s (its default, read when it loads, after this):
   // a file of several registries' tests does on a machine whose CPUs are busy with other work. This
-  // limit is the one that counts; tap's comes just before it, so a stuck file names its test.
-  process.env.TAP_TIMEOUT ??= String(FILE_LIMIT_MS / 1000 - 30);
+  // limit is the one that counts; tap's comes just before it, so a stuck file names its test. In a
+  // part, each file's test has tap's limit (`run-files.ts`), and tap's root none.
+  process.env.TAP_TIMEOUT ??= part ? '0' : String(FILE_TAP_LIMIT_S);
   setTimeout(() => {
-    process.stderr.write(`The test file ran past ${FILE_LIMIT_MS / 1000} s and was stopped; still active: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    process.stderr.write(`The test ${part ? 'part' : 'file'} ran past ${LIMIT_MS / 1000} s and was stopped; still active: ${process.getActiveResourcesInfo().join(', ')}\n`);
     process.exit(1);
-  }, FILE_LIMIT_MS).unref();
+  }, LIMIT_MS).unref();
   if (process.platform !== 'win32') {
     const pid = process.pid;
     // Polls every 5 s and ends with the test process; holds none of its pipes.

@@ -7,12 +7,13 @@ import { addDemoPlugins, isDemoFolder } from '../../src/demo/demo-plugins';
 import { createRegistry, type Registry } from '../../src/registry';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
 import { packagedFixture } from './packaged-fixture';
+import { theFilesTest } from './the-files-test';
 
 /**
  * Node's runner waits for each test file's process to exit, with no time limit of its own: a stray
  * handle left after the last test (seen once in about a dozen runs of one file: all its tests passed,
- * an esbuild service child stayed) would hang the whole suite. Five seconds after the file's tests
- * have ended, its process exits with the code tap set.
+ * an esbuild service child stayed) would hang the whole suite. Five seconds after the process's
+ * last test has ended (its file's, or its part's: `run-files.ts`), it exits with the code tap set.
  */
 tap.teardown(() => {
   setTimeout(() => process.exit(), 5000).unref();
@@ -119,7 +120,7 @@ async function hostsReady(registry: Registry, hosts: number): Promise<void> {
  */
 export function registryOfTheFile(components: Array<string | TenantComponent>, configure?: (config: RegistryConfig) => void): () => Promise<StartedRegistry> {
   let started: Promise<StartedRegistry> | undefined;
-  return () => (started ??= startRegistry(tap, components, configure));
+  return () => (started ??= startRegistry(theFilesTest(), components, configure));
 }
 
 /**

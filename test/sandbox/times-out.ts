@@ -1,5 +1,5 @@
-import t from 'tap';
 import { fixture, startRegistry } from '../helpers/start-registry';
+import { theFilesTest } from '../helpers/the-files-test';
 import { BYSTANDER, hostileBesideBystander } from './bystander';
 
 const LIMIT_MS = 300;
@@ -9,7 +9,7 @@ const LIMIT_MS = 300;
  * limit while the bystander renders beside it, then the same again on the rebuilt isolate.
  */
 export function timesOutBesideBystander(what: string, hostile: string): void {
-  t.test(`${what} answers 504 EXECUTION_TIMEOUT and spares the bystander`, async (t) => {
+  theFilesTest().test(`${what} answers 504 EXECUTION_TIMEOUT and spares the bystander`, async (t) => {
     const started = await startRegistry(t, [fixture(hostile), BYSTANDER], (config) => {
       config.limits.executionTimeoutMs = LIMIT_MS;
     });
