@@ -81,6 +81,14 @@ t.test("a component's page shows its last errors to its tenant and the administr
     t.notMatch(page.text, 'shop failure');
   });
 
+  t.test('a posted body that is not a form of fields is refused, coded', async (t) => {
+    for (const body of ['[1]', '"token"']) {
+      const page = await request(`${url}shop-thrower/~info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      t.equal(page.status, 400, body);
+      t.same(page.body, { code: 'POST_BODY_NOT_VALID', error: 'The request body is not valid: body must be object.', name: '', requestVersion: '' }, body);
+    }
+  });
+
   t.test("the administrator sees every tenant's, each with its tenant", async (t) => {
     const page = await posted(url, 'shop-thrower', ADMIN_TOKEN);
     t.equal(page.status, 200);

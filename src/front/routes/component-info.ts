@@ -3,6 +3,7 @@ import { errorReply } from '../error-body';
 import { loadBrowserClient } from '../browser-client-files';
 import { authorizationOfForm, lastErrorsSight } from '../last-errors-access';
 import { wantsHtml } from '../negotiate';
+import { formValidator } from '../query-validator';
 import { errorResponses } from '../openapi/error-responses';
 import type { RegistryServices } from '../registry-services';
 import { componentPage } from '../web-ui/component-page';
@@ -52,8 +53,8 @@ export function registerComponentInfo(app: FastifyInstance, services: RegistrySe
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BYTES }, (_request, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    scope.post('/:name/~info', { schema: postSchemaOf(false) }, handler(true));
-    scope.post('/:name/:version/~info', { schema: postSchemaOf(true) }, handler(true));
+    scope.post('/:name/~info', { schema: postSchemaOf(false), validatorCompiler: formValidator }, handler(true));
+    scope.post('/:name/:version/~info', { schema: postSchemaOf(true), validatorCompiler: formValidator }, handler(true));
   });
 }
 
