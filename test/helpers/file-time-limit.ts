@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { writeSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { FILE_LIMIT_MS, FILE_TAP_LIMIT_S, isPartEntry, PART_LIMIT_MS } from './test-time-limits';
 
 /**
@@ -13,15 +15,19 @@ const part = isPartEntry(process.argv[1]);
 const LIMIT_MS = part ? PART_LIMIT_MS : FILE_LIMIT_MS;
 const KILL_AFTER_S = LIMIT_MS / 1000 + 60;
 
-// The runner's own process loads this too; only the files' processes are limited.
-if (process.env.NODE_TEST_CONTEXT !== undefined) {
+// The runner's own process loads this too; only the files' processes are limited. A worker thread
+// of theirs (a registry's front threads, its publish threads) loads it as well, with the process's
+// flags: its limit would be a file's, and its watchdog would kill the whole process, as it once
+// killed a part four minutes into its run.
+if (process.env.NODE_TEST_CONTEXT !== undefined && isMainThread) {
   // tap ends a file whose tests together pass 30 s (its default, read when it loads, after this):
   // a file of several registries' tests does on a machine whose CPUs are busy with other work. This
   // limit is the one that counts; tap's comes just before it, so a stuck file names its test. In a
   // part, each file's test has tap's limit (`run-files.ts`), and tap's root none.
   process.env.TAP_TIMEOUT ??= part ? '0' : String(FILE_TAP_LIMIT_S);
   setTimeout(() => {
-    process.stderr.write(`The test ${part ? 'part' : 'file'} ran past ${LIMIT_MS / 1000} s and was stopped; still active: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    // Straight to the file descriptor: tap holds what goes through process.stderr until its tests end.
+    writeSync(2, `The test ${part ? 'part' : 'file'} ran past ${LIMIT_MS / 1000} s and was stopped; still active: ${process.getActiveResourcesInfo().join(', ')}\n`);
     process.exit(1);
   }, LIMIT_MS).unref();
   if (process.platform !== 'win32') {
