@@ -2,7 +2,17 @@ import http from 'node:http';
 import t from 'tap';
 import { request, startRegistry } from '../helpers/start-registry';
 import { GREETING, packed, put } from '../publish/publish-helpers';
+import type { RegistryConfig } from '../../src/config/config';
 import { BYSTANDER, COOKIE_KEEPER, LABS, SHOP, nameTaken, overlappingTenants, packedAs } from './names-helpers';
+
+/**
+ * The upload is held while other publishes go through: on a machine whose CPUs are busy with other
+ * work those took past the 10 s a body may stay idle (408 REQUEST_TIMEOUT), a bound tested on its own.
+ */
+const holdingUploads = (config: RegistryConfig): void => {
+  overlappingTenants(config);
+  config.limits.requestBodyIdleMs = 120_000;
+};
 
 /** A PUT whose body arrives in two halves, the second when `finish` is called. */
 function heldUpload(url: string, id: string, token: string, body: Buffer) {
@@ -28,7 +38,7 @@ function heldUpload(url: string, id: string, token: string, body: Buffer) {
  * and nothing of it is stored. A bystander tenant publishes meanwhile.
  */
 t.test("an upload held open cannot take a name another tenant claimed meanwhile", async (t) => {
-  const { url, registry } = await startRegistry(t, [], overlappingTenants);
+  const { url, registry } = await startRegistry(t, [], holdingUploads);
   const held = heldUpload(url, 'shop-labs-widget/99.0.0', SHOP, await packedAs(COOKIE_KEEPER, 'shop-labs-widget', '99.0.0'));
 
   const first = await put(url, 'shop-labs-widget/1.0.0', await packedAs(COOKIE_KEEPER, 'shop-labs-widget', '1.0.0'), { token: LABS });
@@ -51,7 +61,7 @@ t.test("an upload held open cannot take a name another tenant claimed meanwhile"
 
 /** The same race, the other way round: `shop` claims first with a plain publish; `labs`' held upload is refused. */
 t.test('a held upload of the tenant with the narrower pattern is refused the same way', async (t) => {
-  const { url, registry } = await startRegistry(t, [], overlappingTenants);
+  const { url, registry } = await startRegistry(t, [], holdingUploads);
   const held = heldUpload(url, 'shop-labs-gadget/1.0.0', LABS, await packedAs(COOKIE_KEEPER, 'shop-labs-gadget', '1.0.0'));
   const first = await put(url, 'shop-labs-gadget/2.0.0', await packedAs(COOKIE_KEEPER, 'shop-labs-gadget', '2.0.0'), { token: SHOP });
   t.equal(first.status, 201);
