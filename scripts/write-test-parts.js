@@ -3,7 +3,8 @@
 // the other (test/helpers/run-files.ts), and that Node's runner runs beside the other parts.
 // Round-robin over the files in path order, so that each folder's heavy files (replicas, S3
 // servers, browsers) spread over the parts. A file that loads isolated-vm into its own process (the
-// packager's tests) runs alone: one holding isolated-vm's threads has been seen stuck at its exit.
+// packager's tests) runs alone: one holding isolated-vm's threads has been seen stuck at its exit. So
+// does a file whose source has a line starting `// Runs alone:`, which says why.
 const { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -22,14 +23,17 @@ function testFiles(folder) {
     });
 }
 
-const loadsIsolatedVm = (file) => /require\("\.\.\/helpers\/isolated-vm-in-this-process"\)/.test(readFileSync(path.join(tests, file), 'utf8'));
+const runsAlone = (file) => {
+  const source = readFileSync(path.join(tests, file), 'utf8');
+  return /require\("\.\.\/helpers\/isolated-vm-in-this-process"\)/.test(source) || /^\/\/ Runs alone:/m.test(source);
+};
 
 const files = testFiles(tests);
 const shares = Array.from({ length: PARTS }, () => []);
 const alone = [];
 let next = 0;
 for (const file of files) {
-  if (loadsIsolatedVm(file)) alone.push([file]);
+  if (runsAlone(file)) alone.push([file]);
   else shares[next++ % PARTS].push(file);
 }
 

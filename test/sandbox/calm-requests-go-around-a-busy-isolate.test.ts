@@ -4,6 +4,10 @@ import { BYSTANDER, bystanderRenders } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
 import { hostsUp, until } from './wait-for';
 
+// Runs alone: in a part of the suite (scripts/write-test-parts.js), after other files' registries in
+// the same process, its calm requests were seen held for their whole time limit three times, under
+// load; never in a process of its own. The cause is not found.
+
 const NAME = 'hostile-busy-after-nested';
 const CALM = '<p>calm</p>';
 
