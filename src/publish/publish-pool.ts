@@ -168,6 +168,11 @@ export class PublishPool {
       recordTiming: false,
       workerData,
     });
+    // A thread that ends with no task of its own (past its heap after its task was let go: its
+    // client left, or its deadline passed) is nothing anyone waits for, and piscina starts another
+    // for the next task. Unheard, piscina's 'error' event would end the registry's process: seen
+    // when a package's parse outlived its client on a machine running two test suites at once.
+    this.#piscina.on('error', () => {});
     return this.#piscina;
   }
 }

@@ -4,7 +4,9 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 t.test('plugin calls made at once from isolates on several hosts are all answered promptly', async (t) => {
   const { url } = await startRegistry(t, [fixture('rendering-plugins')], (config) => {
     config.limits.sandboxHosts = 2;
-    config.limits.executionTimeoutMs = 2000;
+    // A plugin call left unanswered would hold its render to this limit. 2 s was passed by all 16
+    // renders of a round on a machine running two test suites at once (load average about 15).
+    config.limits.executionTimeoutMs = 10_000;
     config.plugins = [
       { name: 'shout', description: 'upper-cases text', func: (text) => String(text).toUpperCase() },
       { name: 'slowAdd', description: 'adds after a moment', func: (a, b) => new Promise((resolve) => setTimeout(() => resolve(Number(a) + Number(b)), 20)) },
