@@ -1,8 +1,20 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import t from 'tap';
 import { fixture, request } from '../helpers/start-registry';
 import { eventually, startCli, workFolder } from './run-cli';
+
+/**
+ * Replaces a file whole, in one step, as an editor that saves by renaming does: a write in place
+ * truncates first, and a watcher that read the empty file between the two once built an extra
+ * version (1.0.0-dev.3 where dev.2 was the last good one). The new text is written beside the
+ * component's folder, where the watcher does not look.
+ */
+async function replaceFile(file: string, text: string, work: string): Promise<void> {
+  const staged = path.join(work, `staged-${path.basename(file)}`);
+  await writeFile(staged, text);
+  await rename(staged, file);
+}
 
 t.test('tessera dev serves a folder and picks up an edited view without a restart', async (t) => {
   const work = await workFolder(t);
@@ -20,7 +32,7 @@ t.test('tessera dev serves a folder and picks up an edited view without a restar
   t.match(first.body.html, '<p class="greeting">Hello, Ada!</p>');
 
   const view = path.join(dir, 'src', 'view.js');
-  await writeFile(view, (await readFile(view, 'utf8')).replace('Hello', 'Welcome'));
+  await replaceFile(view, (await readFile(view, 'utf8')).replace('Hello', 'Welcome'), work);
   let latest = first;
   await eventually(async () => {
     latest = await request(`${url}publish-greeting?name=Ada`);
@@ -30,7 +42,7 @@ t.test('tessera dev serves a folder and picks up an edited view without a restar
   t.match(dev.output(), 'Built publish-greeting@1.0.0 as 1.0.0-dev.2');
 
   // A build that fails keeps the last good one served and says why.
-  await writeFile(view, 'export default (model) => `<p>${model.name</p>`;\n');
+  await replaceFile(view, 'export default (model) => `<p>${model.name</p>`;\n', work);
   await dev.waitFor(/the build failed; the last good build, if any, is served\.\nError PACKAGE_NOT_VALID: The template "src\/view\.js" does not compile\./, 5000);
   t.match((await request(`${url}publish-greeting?name=Ada`)).body.html, 'Welcome, Ada!');
 

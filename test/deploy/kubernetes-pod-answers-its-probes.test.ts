@@ -24,7 +24,9 @@ t.test('the registry started as the pod starts it (its command, configuration fi
   const args = container.args!.slice(container.args!.indexOf('bin/tessera.js') + 1).map((arg) => (arg === mounted.path ? file : arg));
   const port = await freePort();
   // The pod listens on every interface and reaches the store in the cluster; here, loopback only.
-  const env = cliEnv({ ...podEnvironment(manifests), AWS_ENDPOINT_URL: server.endpoint, TESSERA_HOST: '127.0.0.1' });
+  // An S3 server started a moment ago beside other test processes once answered the start's first
+  // calls past the default store deadline (STORAGE_UNAVAILABLE, and the registry exited): 20 s here.
+  const env = cliEnv({ ...podEnvironment(manifests), AWS_ENDPOINT_URL: server.endpoint, TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_STORAGE_TIMEOUT_MS: '20000' });
   const registry = startCli(t, [...args, '--port', String(port)], { env });
   await registry.waitFor(/Tessera registry on http/, 30_000);
   const at = (target: string) => `http://127.0.0.1:${port}${target}`;
