@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Piscina } from 'piscina';
 import type { StorageSettings } from '../storage/storage-settings';
 import { checkTooLong, newCheckState, watchDeadline } from './check-deadline';
@@ -6,27 +5,9 @@ import { outcomeOf, type PublishOutcome } from './publish-outcome';
 import type { PublishJob, PublishRules } from './publish-package';
 import { PublishQueue } from './publish-queue';
 import { heapExhausted, publishThreadHeapMb } from './publish-thread-heap';
+import { startPublishThreads } from './publish-threads';
 import type { PublishTask, PublishThreadData } from './publish-worker';
 import { leftWhileWaiting } from './upload-errors';
-
-const WORKER_FILE = path.join(__dirname, 'publish-worker.js');
-/**
- * An idle publish thread ends after this long: a registry that only serves holds none, and one
- * receiving a series of publishes keeps its thread (and the modules it loaded) between them.
- */
-const IDLE_MS = 60_000;
-/**
- * How much lower than the fronts and sandbox hosts a publish thread is scheduled (nice(2), through
- * piscina's optional @napi-rs/nice; Linux gives each thread its own niceness). On CPUs that renders
- * keep busy, a publish gets about a tenth of what a render thread gets: renders keep their latency,
- * and a publish still ends within seconds. An idle machine runs a publish at full speed.
- */
-const NICENESS = 10;
-/**
- * A publish thread's young generation, bounded too: left to Node 24's default, a thread parsing up to
- * its heap limit reached 310 MB of resident memory, 180 MB with this. A 3.6 MB bundle parsed no slower.
- */
-const YOUNG_GENERATION_MB = 16;
 
 export interface PublishPoolOptions {
   /** `limits.publishThreads`: publishes running at once; more wait in their tenants' queues. */
@@ -148,31 +129,10 @@ export class PublishPool {
     }
   }
 
-  /** The pool, made on the first publish: a registry that only serves never loads piscina. */
+  /** The threads, started on the first publish: a registry that only serves never loads piscina. */
   #threads(): Piscina<PublishTask, PublishOutcome> {
-    if (this.#piscina) return this.#piscina;
     const options = this.#options;
     const workerData: PublishThreadData = { storage: options.storage, rules: options.rules, checkSeconds: options.checkSeconds };
-    const { Piscina } = require('piscina') as typeof import('piscina');
-    this.#piscina = new Piscina({
-      filename: WORKER_FILE,
-      name: 'publishTask',
-      minThreads: 0,
-      maxThreads: options.threads,
-      idleTimeout: IDLE_MS,
-      niceIncrement: NICENESS,
-      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      // A task waits on its upload and on storage: between tasks the thread keeps its event loop
-      // (connections to the store) instead of sleeping on Atomics.wait.
-      atomics: 'disabled',
-      recordTiming: false,
-      workerData,
-    });
-    // A thread that ends with no task of its own (past its heap after its task was let go: its
-    // client left, or its deadline passed) is nothing anyone waits for, and piscina starts another
-    // for the next task. Unheard, piscina's 'error' event would end the registry's process: seen
-    // when a package's parse outlived its client on a machine running two test suites at once.
-    this.#piscina.on('error', () => {});
-    return this.#piscina;
+    return (this.#piscina ??= startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, workerData }));
   }
 }
