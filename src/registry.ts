@@ -199,6 +199,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
         storage: storage.settings,
         rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy, serverScript: serverScriptBounds(config.limits), defaultTenant: config.tenants.default },
         weightOf: tenantWeight(tenants, config.tenants.weights),
+        onThreadLost: (error) => app.log.warn(`publish: a publish thread ended with no task of its own (${error.message}); the next publish starts another`),
       });
   if (publishPool) observePublishPool(metrics.registry, publishPool);
   const runPublish = frontThread ? frontThread.publish : (job: PublishJob, file: string, left: AbortSignal) => publishPool!.run(job, file, left);

@@ -19,6 +19,8 @@ export interface PublishPoolOptions {
   rules: PublishRules;
   /** A tenant's weight, as in the sandbox's fair share (src/tenants/tenant-weight.ts). */
   weightOf(tenant: string): number;
+  /** Told of a publish thread that ended with no task of its own (publish-threads.ts): the operator's to read. */
+  onThreadLost(error: Error): void;
 }
 
 /**
@@ -133,6 +135,6 @@ export class PublishPool {
   #threads(): Piscina<PublishTask, PublishOutcome> {
     const options = this.#options;
     const workerData: PublishThreadData = { storage: options.storage, rules: options.rules, checkSeconds: options.checkSeconds };
-    return (this.#piscina ??= startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, workerData }));
+    return (this.#piscina ??= startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, workerData, onLost: options.onThreadLost }));
   }
 }

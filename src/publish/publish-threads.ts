@@ -30,6 +30,8 @@ export interface PublishThreadsOptions {
   workerData: PublishThreadData;
   /** The thread's module, exporting `publishTask`: publish-worker.ts, or a test's. */
   filename?: string;
+  /** Told of a thread that ended with no task of its own (below). */
+  onLost(error: Error): void;
 }
 
 /** The threads of a registry's publish pool (publish-pool.ts decides what runs on them, and when). */
@@ -50,9 +52,9 @@ export function startPublishThreads(options: PublishThreadsOptions): Piscina<Pub
     workerData: options.workerData,
   });
   // A thread that ends with no task of its own (past its heap after its task was let go: its
-  // deadline passed) is nothing anyone waits for, and piscina starts another for the next task.
-  // Unheard, piscina's 'error' event would end the registry's process: seen when a package's parse
-  // outlived its deadline on a machine running two test suites at once.
-  threads.on('error', () => {});
+  // deadline passed) is nothing anyone waits for, and piscina starts another for the next task; the
+  // operator is told. Unheard, piscina's 'error' event would end the registry's process: seen when a
+  // package's parse outlived its deadline on a machine running two test suites at once.
+  threads.on('error', (error: Error) => options.onLost(error));
   return threads;
 }

@@ -24,6 +24,8 @@ export async function pipedPool(t: Teardown, checkSeconds: number): Promise<{ po
     storage: { location: path.join(folder, 'storage') },
     rules: { maxBytes: limits.publishBytes, dependencyPolicy: defaultConfig().dependencyPolicy, serverScript: serverScriptBounds(limits), defaultTenant: 'default' },
     weightOf: () => 1,
+    // None is expected here: told on standard error, where a failing test's output shows it.
+    onThreadLost: (error) => process.stderr.write(`publish thread lost: ${error.message}\n`),
   });
   const pipe = path.join(folder, 'upload.tgz');
   execFileSync('mkfifo', [pipe]);

@@ -13,14 +13,20 @@ import { GREETING, packed } from './publish-helpers';
 // waits there, spending no CPU, for as long as the test decides.
 
 const CHECK_SECONDS = 2;
+/**
+ * The first test's deadline: its thread waits past the deadline, and then reads and checks the package
+ * at nice 10 before four times it (wall-clock time) has passed. With 2 s, that left 5 s, which a
+ * machine running two test suites at once did not give it (the thread was ended mid-read: EPIPE).
+ */
+const WAITING_CHECK_SECONDS = 5;
 const dryRun: PublishJob = { name: 'publish-greeting', version: '1.0.0', tenant: 'greeters', tokenId: 'config:greeters', storedToken: false, dryRun: true };
 
 
 t.test('a publish that waited past its deadline without spending CPU time is checked and accepted', async (t) => {
-  const { pool, pipe } = await pipedPool(t, CHECK_SECONDS);
+  const { pool, pipe } = await pipedPool(t, WAITING_CHECK_SECONDS);
   const outcome = pool.run(dryRun, pipe);
   // Past the deadline in wall-clock time (the old rule refused it here), far from it in CPU time.
-  await new Promise((resolve) => setTimeout(resolve, (CHECK_SECONDS + 1) * 1000));
+  await new Promise((resolve) => setTimeout(resolve, (WAITING_CHECK_SECONDS + 1) * 1000));
   await writeFile(pipe, await packed(GREETING));
   t.same(await outcome, { ok: true });
 });
