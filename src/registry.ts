@@ -196,6 +196,7 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     : new PublishPool({
         threads: config.limits.publishThreads,
         checkSeconds: config.limits.publishCheckSeconds,
+        niceness: config.limits.publishThreadNiceness,
         storage: storage.settings,
         rules: { maxBytes: config.limits.publishBytes, dependencyPolicy: config.dependencyPolicy, serverScript: serverScriptBounds(config.limits), defaultTenant: config.tenants.default },
         weightOf: tenantWeight(tenants, config.tenants.weights),

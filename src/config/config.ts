@@ -91,6 +91,11 @@ export interface RegistryConfig {
      * check; past it the thread is ended and the package refused (PACKAGE_TOO_COMPLEX).
      */
     publishCheckSeconds: number;
+    /**
+     * How much lower than renders a publish thread is scheduled (nice(2), 0 to 19): a publish yields
+     * the CPUs to renders. 0 schedules publishes as renders, for a replica that only publishes.
+     */
+    publishThreadNiceness: number;
     /** Largest `server.js` a publish parses (SERVER_SCRIPT_TOO_LARGE); it also sizes a publish thread's heap. */
     serverScriptBytes: number;
     /** Most lines of a `server.js` a publish parses (PACKAGE_TOO_COMPLEX). */
@@ -170,6 +175,7 @@ export function defaultConfig(): RegistryConfig {
       frontThreads: process.platform === 'linux' ? Math.min(4, os.availableParallelism()) : 1,
       publishThreads: 1,
       publishCheckSeconds: 20,
+      publishThreadNiceness: 10,
       serverScriptBytes: 5 * 1024 * 1024,
       serverScriptLines: 250_000,
       serverScriptNesting: 256,

@@ -14,6 +14,8 @@ export interface PublishPoolOptions {
   threads: number;
   /** `limits.publishCheckSeconds`: the deadline of a publish's unpacking and checks (check-deadline.ts). */
   checkSeconds: number;
+  /** `limits.publishThreadNiceness` (publish-threads.ts). */
+  niceness: number;
   /** The registry's storage, which each thread builds again for itself. */
   storage: StorageSettings;
   rules: PublishRules;
@@ -135,6 +137,6 @@ export class PublishPool {
   #threads(): Piscina<PublishTask, PublishOutcome> {
     const options = this.#options;
     const workerData: PublishThreadData = { storage: options.storage, rules: options.rules, checkSeconds: options.checkSeconds };
-    return (this.#piscina ??= startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, workerData, onLost: options.onThreadLost }));
+    return (this.#piscina ??= startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, niceness: options.niceness, workerData, onLost: options.onThreadLost }));
   }
 }

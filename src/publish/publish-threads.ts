@@ -10,13 +10,6 @@ const WORKER_FILE = path.join(__dirname, 'publish-worker.js');
  */
 const IDLE_MS = 60_000;
 /**
- * How much lower than the fronts and sandbox hosts a publish thread is scheduled (nice(2), through
- * piscina's optional @napi-rs/nice; Linux gives each thread its own niceness). On CPUs that renders
- * keep busy, a publish gets about a tenth of what a render thread gets: renders keep their latency,
- * and a publish still ends within seconds. An idle machine runs a publish at full speed.
- */
-const NICENESS = 10;
-/**
  * A publish thread's young generation, bounded too: left to Node 24's default, a thread parsing up to
  * its heap limit reached 310 MB of resident memory, 180 MB with this. A 3.6 MB bundle parsed no slower.
  */
@@ -27,6 +20,14 @@ export interface PublishThreadsOptions {
   threads: number;
   /** Each thread's old generation, in MB (publish-thread-heap.ts). */
   heapMb: number;
+  /**
+   * `limits.publishThreadNiceness`: how much lower than the fronts and sandbox hosts a thread is
+   * scheduled (nice(2), through piscina's optional @napi-rs/nice; Linux gives each thread its own
+   * niceness). At 10, on CPUs that renders keep busy, a publish gets about a tenth of what a render
+   * thread gets: renders keep their latency, and a publish still ends within seconds. An idle machine
+   * runs a publish at full speed.
+   */
+  niceness: number;
   workerData: PublishThreadData;
   /** The thread's module, exporting `publishTask`: publish-worker.ts, or a test's. */
   filename?: string;
@@ -43,7 +44,7 @@ export function startPublishThreads(options: PublishThreadsOptions): Piscina<Pub
     minThreads: 0,
     maxThreads: options.threads,
     idleTimeout: IDLE_MS,
-    niceIncrement: NICENESS,
+    niceIncrement: options.niceness,
     resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     // A task waits on its upload and on storage: between tasks the thread keeps its event loop
     // (connections to the store) instead of sleeping on Atomics.wait.

@@ -25,7 +25,7 @@ exports.publishTask = async (task) => {
 
 const POOL_PROCESS = `
 const { startPublishThreads } = require(${JSON.stringify(THREADS_MODULE)});
-const threads = startPublishThreads({ threads: 1, heapMb: 16, workerData: {}, filename: process.argv[1], onLost: (error) => console.error('lost: ' + error.code) });
+const threads = startPublishThreads({ threads: 1, heapMb: 16, niceness: 0, workerData: {}, filename: process.argv[1], onLost: (error) => console.error('lost: ' + error.code) });
 const lost = new Promise((resolve) => threads.once('workerDestroy', resolve));
 (async () => {
   const first = await threads.run({ tenant: 'hoarder', hoard: true });

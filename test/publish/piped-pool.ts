@@ -15,12 +15,13 @@ interface Teardown {
  * thread, and a named pipe nobody writes to until the test says: a publish reading it waits there,
  * spending no CPU, as long as the test decides. Closed and removed when the test ends.
  */
-export async function pipedPool(t: Teardown, checkSeconds: number): Promise<{ pool: PublishPool; folder: string; pipe: string }> {
+export async function pipedPool(t: Teardown, checkSeconds: number, niceness = defaultConfig().limits.publishThreadNiceness): Promise<{ pool: PublishPool; folder: string; pipe: string }> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'tessera-publish-pool-'));
   const limits = defaultConfig().limits;
   const pool = new PublishPool({
     threads: 1,
     checkSeconds,
+    niceness,
     storage: { location: path.join(folder, 'storage') },
     rules: { maxBytes: limits.publishBytes, dependencyPolicy: defaultConfig().dependencyPolicy, serverScript: serverScriptBounds(limits), defaultTenant: 'default' },
     weightOf: () => 1,

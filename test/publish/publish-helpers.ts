@@ -61,6 +61,8 @@ export interface PutOptions {
   token?: string;
   contentType?: string;
   query?: string;
+  /** How long the answer may take, in ms, where the request's default (60 s) is too short. */
+  limitMs?: number;
 }
 
 /** `PUT <url><name>/<version>` with the greeters' token unless told otherwise. */
@@ -69,7 +71,8 @@ export function put(url: string, id: string, body: Buffer | FormData | string, o
   const token = options.token ?? GREETERS_TOKEN;
   if (token !== '') headers.authorization = `Bearer ${token}`;
   if (!(body instanceof FormData)) headers['content-type'] = options.contentType ?? 'application/gzip';
-  return request(`${url}${id}${options.query ?? ''}`, { method: 'PUT', headers, body });
+  const limit = options.limitMs === undefined ? {} : { signal: AbortSignal.timeout(options.limitMs) };
+  return request(`${url}${id}${options.query ?? ''}`, { method: 'PUT', headers, body, ...limit });
 }
 
 export interface CraftedEntry {
