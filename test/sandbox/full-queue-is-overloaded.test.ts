@@ -3,6 +3,10 @@ import { fixture, request, startRegistry } from '../helpers/start-registry';
 import { BYSTANDER, bystanderRenders } from './bystander';
 import { until, warmIsolates } from './wait-for';
 
+/** How long the slot is held (the execution time limit), and how long after its holder the queued request comes. */
+const HELD_MS = 8000;
+const QUEUED_AFTER_MS = 3000;
+
 t.test('past the bounded execution queue the registry answers 503 OVERLOADED with Retry-After', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-never-settles'), BYSTANDER], (config) => {
     config.limits.sandboxHosts = 1;
@@ -10,13 +14,17 @@ t.test('past the bounded execution queue the registry answers 503 OVERLOADED wit
     config.limits.maxQueue = 1;
     // The slot is held until this limit: long enough that the refused request and the metrics read
     // before it arrive while it is still held, however busy the machine.
-    config.limits.executionTimeoutMs = 4000;
+    config.limits.executionTimeoutMs = HELD_MS;
   });
   const { registry, url } = started;
   await bystanderRenders(t, started, 'Before', 'before the queue fills');
 
   const running = request(`${url}hostile-never-settles`);
   await warmIsolates(registry, 2);
+  // The queued request waits for the slot at most the same limit from when it is queued: queued
+  // this much later, it outwaits the slot's holder and the holder's teardown. Queued at once, beside
+  // a busy loop per CPU, its wait ended first (503).
+  await new Promise((resolve) => setTimeout(resolve, QUEUED_AFTER_MS));
   const queued = request(`${url}hello-world/1.0.0?name=Queued`);
   await until(() => registry.pool.queueSize === 1);
   const depth = (await request(`${url}metrics`)).text;
