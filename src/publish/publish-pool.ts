@@ -135,8 +135,9 @@ export class PublishPool {
 
   /** The threads, started on the first publish: a registry that only serves never loads piscina. */
   #threads(): Piscina<PublishTask, PublishOutcome> {
+    if (this.#piscina) return this.#piscina;
     const options = this.#options;
     const workerData: PublishThreadData = { storage: options.storage, rules: options.rules, checkSeconds: options.checkSeconds };
-    return (this.#piscina ??= startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, niceness: options.niceness, workerData, onLost: options.onThreadLost }));
+    return (this.#piscina = startPublishThreads({ threads: options.threads, heapMb: this.#heapMb, niceness: options.niceness, workerData, onLost: options.onThreadLost }));
   }
 }
