@@ -13,6 +13,7 @@ import { tailReport } from './tail-lines';
 import type { WatchedIsolate } from './memory-watchdog';
 import type { PreludeLimits } from './prelude/install-prelude';
 import { buildContext, newVersion, releaseContext, type VersionContext } from './version-context';
+import { createDispatch } from './version-dispatch';
 
 const preludeLimits = (limits: SandboxLimits): PreludeLimits => ({
   maxResultChars: limits.maxResultChars,
@@ -35,9 +36,10 @@ const preludeLimits = (limits: SandboxLimits): PreludeLimits => ({
  * - an execution that ended (answered, timed out, cancelled) gets no bridge answer that would resume
  *   it, so none of its code runs after its answer;
  * - an isolate that spends CPU time with no live execution is disposed (`checkIdle`).
- * Executions enter together (isolate-entries.ts); their timers are execution-timers.ts; a breached
- * limit disposes the whole isolate (isolate-disposal.ts says why, and what its executions are
- * answered); the next request builds anew.
+ * Executions enter together, those of several versions through a dispatch (isolate-entries.ts,
+ * version-dispatch.ts); their timers are execution-timers.ts; a breached limit disposes the whole
+ * isolate (isolate-disposal.ts says why, and what its executions are answered); the next request
+ * builds anew.
  */
 export class ComponentIsolate implements WatchedIsolate {
   readonly #isolate: ivm.Isolate;
@@ -48,6 +50,7 @@ export class ComponentIsolate implements WatchedIsolate {
   readonly #bridge: IsolateBridge;
   readonly #entries: IsolateEntries;
   readonly #disposal: IsolateDisposal;
+  #dispatching = false;
   /** The tenant whose component it runs. */
   readonly tenant: string;
 
@@ -86,6 +89,7 @@ export class ComponentIsolate implements WatchedIsolate {
   async addVersion(key: string, code: ComponentCode): Promise<string | undefined> {
     const version = newVersion(key, code.constants.plugins);
     this.#versions.set(key, version);
+    if (this.#versions.size === 2) this.#startDispatch();
     let lost: (answer: IsolateAnswer) => void = () => {};
     const whenLost = new Promise<IsolateAnswer>((resolve) => (lost = resolve));
     this.#disposal.building.add(lost);
@@ -122,6 +126,17 @@ export class ComponentIsolate implements WatchedIsolate {
     else this.removeVersion(key);
     idleFromHere();
     return answer.json;
+  }
+
+  /** The dispatch, made once the isolate holds a second version: a component run at one version never pays for its context. */
+  #startDispatch(): void {
+    if (this.#dispatching) return;
+    this.#dispatching = true;
+    createDispatch(this.#isolate).then(
+      (dispatch) => (this.#entries.dispatch = dispatch),
+      // A disposed isolate: nothing enters it any more.
+      () => {},
+    );
   }
 
   /** Disposed, or set to go once its executions end: a new request must build another. */

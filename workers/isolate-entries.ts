@@ -10,6 +10,16 @@ import type { IsolateReadings } from './isolate-readings';
 import { keepLine } from './tail-lines';
 import type { PendingExecution, VersionContext } from './version-context';
 
+/** What one version brings to an entry: executions to start, and answers to calls of earlier ones with the executions they resume. */
+interface EntryPart {
+  readonly version: VersionContext;
+  readonly batch: PendingExecution[];
+  readonly callAnswers: Array<[number, string]>;
+  readonly resuming: number[];
+  /** The longest time limit among its executions. */
+  readonly timeoutMs: number;
+}
+
 /** What the entries ask of their isolate. */
 export interface EntryHooks {
   /** Ends an execution with its answer. */
@@ -20,8 +30,9 @@ export interface EntryHooks {
 }
 
 /**
- * The entries into the isolate: the executions of one version that arrive in one event-loop turn,
- * and the answers to their bridge calls, enter together, in one call; and what comes back out, in
+ * The entries into the isolate: the executions that arrive in one event-loop turn, and the answers
+ * to their bridge calls, enter together, in one call (through the dispatch when they are of several
+ * versions: their answers then come back together too); and what comes back out, in
  * the order it was made (isolate-messages.ts). An answer is held until the task that produced it
  * ends: code that runs on after its execution answered (a microtask flood, a loop queued behind the
  * answer) keeps the task, and the answer, from ever standing; its time limit answers instead.
@@ -34,6 +45,8 @@ export class IsolateEntries {
   readonly #readings: IsolateReadings;
   readonly #bridge: IsolateBridge;
   readonly #hooks: EntryHooks;
+  /** The isolate's dispatch (version-dispatch.ts), once it holds two versions: their executions then enter together. */
+  dispatch: ivm.Reference | undefined;
   #flushScheduled = false;
   #probeScheduled = false;
   /**
@@ -72,6 +85,7 @@ export class IsolateEntries {
 
   readonly #flush = (): void => {
     this.#flushScheduled = false;
+    const parts: EntryPart[] = [];
     for (const version of this.#versions.values()) {
       const callAnswers = version.callAnswers;
       const resuming = version.resuming;
@@ -90,41 +104,58 @@ export class IsolateEntries {
       const timeoutMs = version.pendingTimeoutMs || this.#timeoutMs;
       version.pending = [];
       version.pendingTimeoutMs = 0;
-      if (batch.length > 0 || callAnswers.length > 0) this.#enter(version, batch, timeoutMs, callAnswers, resuming);
+      if (batch.length > 0 || callAnswers.length > 0) parts.push({ version, batch, callAnswers, resuming, timeoutMs });
     }
+    if (parts.length === 0) return;
+    // Without the dispatch (a single version so far), each version is entered apart.
+    if (parts.length === 1 || this.dispatch === undefined) for (const part of parts) this.#enter([part]);
+    else this.#enter(parts);
   };
 
   /**
-   * Starts a batch of executions in the version's context, after answering calls of earlier ones
-   * (resuming them); an entry with neither is a probe: it only waits its turn.
+   * Starts batches of executions, each in its version's context, after answering calls of earlier
+   * ones (resuming them): one part in its version's own call, several together through the
+   * dispatch. A part with neither is a probe: it only waits its turn.
    */
-  #enter(version: VersionContext, batch: PendingExecution[], timeoutMs: number, callAnswers: Array<[number, string]> = [], resuming: number[] = []): void {
+  #enter(parts: EntryPart[]): void {
     if (this.#isolate.isDisposed) {
       // Disposed already (by us, or by isolated-vm past its memory limit): whatever waits to run in
       // it is answered; the reason of our own dispose, if any, stands.
       this.#hooks.dispose('memory');
       return;
     }
-    if (version.runMany === undefined) return;
+    const entered = parts.filter((part) => part.version.runMany !== undefined);
+    if (entered.length === 0) return;
     this.#calls++;
     this.#readings.workStarted();
+    const batch: PendingExecution[] = [];
     const running: Execution[] = [];
-    for (const entry of batch) {
-      const execution = this.#executions.get(entry[0]);
-      if (execution === undefined) continue;
-      moveTo(execution, 'running');
-      execution.tasks++;
-      running.push(execution);
-    }
-    for (const id of resuming) {
-      const execution = this.#executions.get(id);
-      if (execution === undefined) continue;
-      execution.tasks++;
-      running.push(execution);
+    let timeoutMs = 0;
+    for (const part of entered) {
+      timeoutMs = Math.max(timeoutMs, part.timeoutMs);
+      for (const entry of part.batch) {
+        const execution = this.#executions.get(entry[0]);
+        if (execution === undefined) continue;
+        moveTo(execution, 'running');
+        execution.tasks++;
+        running.push(execution);
+        batch.push(entry);
+      }
+      for (const id of part.resuming) {
+        const execution = this.#executions.get(id);
+        if (execution === undefined) continue;
+        execution.tasks++;
+        running.push(execution);
+      }
     }
     // CPU time is read around the entry only when a tail watches one of its executions.
     const cpuFrom = running.some((execution) => execution.tail) ? this.#isolate.cpuTime : undefined;
-    version.runMany.apply(undefined, [batch, callAnswers], { arguments: { copy: true }, timeout: bounded(timeoutMs) }).then(
+    const options = { arguments: { copy: true }, timeout: bounded(timeoutMs) } as const;
+    const call =
+      entered.length === 1
+        ? entered[0]!.version.runMany!.apply(undefined, [entered[0]!.batch, entered[0]!.callAnswers], options)
+        : this.dispatch!.apply(undefined, [entered.map((part) => [part.batch, part.callAnswers]), ...entered.map((part) => part.version.runMany!.derefInto())], options);
+    call.then(
       () => this.#taskEnded(batch, running, undefined, cpuFrom),
       (error: unknown) => this.#taskEnded(batch, running, this.#hooks.failureOf(error), cpuFrom),
     );
@@ -166,7 +197,7 @@ export class IsolateEntries {
     setImmediate(() => {
       this.#probeScheduled = false;
       const version = [...this.#versions.values()].find((candidate) => candidate.runMany !== undefined);
-      if (version) this.#enter(version, [], this.#timeoutMs);
+      if (version) this.#enter([{ version, batch: [], callAnswers: [], resuming: [], timeoutMs: this.#timeoutMs }]);
     });
   }
 
