@@ -21,7 +21,8 @@ interface WarmVersion {
 
 /**
  * A host's warm versions, the least recently used evicted first (by bytes: the heaviest tenant's). Each is a context in its
- * component's isolate (a component's versions share isolates, different components never do).
+ * component's isolate (a component's versions of one tenant share isolates; different components, or
+ * versions of one name published by different tenants, never do).
  * Bounded by count and by the heap they hold together (read every `measure`), so a host's memory
  * stays within its budget however many versions its tenants publish.
  */
@@ -84,10 +85,15 @@ export class WarmIsolates {
     return failed ?? isolate;
   }
 
-  /** A usable isolate of the component with room for one more version, or a new one. */
+  /**
+   * A usable isolate of the component's versions of this tenant with room for one more version, or
+   * a new one. A name the administrator moved to another tenant keeps its former owner's versions
+   * live beside the new owner's (decisions §15): each tenant's go to isolates of its own, so neither
+   * shares the other's memory limit, CPU or losses.
+   */
   #isolateFor(component: string, tenant: string): ComponentIsolate {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
-    let isolate = isolates.find((candidate) => candidate.versionCount < VERSIONS_PER_ISOLATE);
+    let isolate = isolates.find((candidate) => candidate.tenant === tenant && candidate.versionCount < VERSIONS_PER_ISOLATE);
     if (!isolate) {
       isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(component, (this.#cpu.get(component) ?? 0n) + ns));
       isolates.push(isolate);
