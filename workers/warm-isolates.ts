@@ -38,7 +38,10 @@ export class WarmIsolates {
   #heapBytes = 0;
   #count = 0;
   #heaviest: { component: string; heapBytes: number } | undefined;
-  /** CPU time (ns) spent by each component's isolates since the last `takeCpu`. */
+  /**
+   * CPU time (ns) spent by each tenant's isolates since the last `takeCpu`: by the tenant whose
+   * versions an isolate runs, not by its component's name, which two tenants hold once it moved.
+   */
   #cpu = new Map<string, bigint>();
 
   constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
@@ -95,7 +98,7 @@ export class WarmIsolates {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
     let isolate = isolates.find((candidate) => candidate.tenant === tenant && candidate.versionCount < VERSIONS_PER_ISOLATE);
     if (!isolate) {
-      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(component, (this.#cpu.get(component) ?? 0n) + ns));
+      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(tenant, (this.#cpu.get(tenant) ?? 0n) + ns));
       isolates.push(isolate);
     }
     this.#isolates.set(component, isolates);
@@ -156,10 +159,10 @@ export class WarmIsolates {
     for (const isolate of this.#usableIsolates()) isolate.checkIdle();
   }
 
-  /** CPU seconds each component's isolates spent since the last call. */
-  takeCpu(): Array<[component: string, seconds: number]> {
+  /** CPU seconds each tenant's isolates spent since the last call. */
+  takeCpu(): Array<[tenant: string, seconds: number]> {
     for (const isolates of this.#isolates.values()) for (const isolate of isolates) isolate.tellCpu();
-    const spent = [...this.#cpu].map(([component, ns]): [string, number] => [component, Number(ns) / 1e9]);
+    const spent = [...this.#cpu].map(([tenant, ns]): [string, number] => [tenant, Number(ns) / 1e9]);
     this.#cpu = new Map();
     return spent;
   }

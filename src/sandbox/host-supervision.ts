@@ -74,7 +74,7 @@ export class HostSupervision {
       },
       drained: (host) => host.kill(),
       pong: (host, pong) => {
-        for (const [component, seconds] of pong.cpu) this.#options.events.cpuSpent(this.#options.tenantOf(component), seconds);
+        for (const [tenant, seconds] of pong.cpu) this.#options.events.cpuSpent(tenant, seconds);
         // A host holding no isolate has nothing to give back: recycling it (a limit set below a fresh
         // host's size) would only start the same again.
         if (pong.rssBytes > this.#options.hostMemoryBytes && pong.warmIsolates > 0) {

@@ -233,8 +233,8 @@ export interface PongMessage {
   rssBytes: number;
   /** The component whose isolates held the most heap at the last measure, and how much (what a memory recycle counts against). */
   heaviest?: { component: string; heapBytes: number };
-  /** CPU seconds each component's isolates spent since the last pong. */
-  cpu: Array<[component: string, seconds: number]>;
+  /** CPU seconds each tenant's isolates spent since the last pong (by the tenant whose versions an isolate runs: a moved name's two owners apart). */
+  cpu: Array<[tenant: string, seconds: number]>;
 }
 
 /**

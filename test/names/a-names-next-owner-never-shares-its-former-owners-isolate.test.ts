@@ -55,3 +55,37 @@ t.test("a name's next owner never shares an isolate with its former owner's live
   await until(async () => valueOf(parseMetrics((await request(`${url}metrics`)).text), 'tessera_sandbox_busy_components') === 0);
   t.same(await labsRenders(), [200, 'rendered'], "labs' version renders after");
 });
+
+/**
+ * The CPU a host reports was counted against the tenant of the name's latest version: once the name
+ * moved, every second the former owner's version spent was counted as the new owner's. A host now
+ * reports it by the tenant whose versions each isolate runs.
+ */
+t.test("the CPU of a moved name's former owner's version counts against that owner, not the new one", async (t) => {
+  const started = await startRegistry(t, [], (config) => {
+    overlappingTenants(config);
+    config.limits.sandboxHosts = 1;
+    // labs' version spins until this limit.
+    config.limits.executionTimeoutMs = 2000;
+  });
+  const { url } = started;
+  const cpu = async () => {
+    const samples = parseMetrics((await request(`${url}metrics`)).text);
+    return { labs: valueOf(samples, 'tessera_tenant_cpu_seconds_total', { tenant: 'labs' }), shop: valueOf(samples, 'tessera_tenant_cpu_seconds_total', { tenant: 'shop' }) };
+  };
+
+  t.equal((await put(url, `${NAME}/1.0.0`, await packedAs(fixture('hostile-sync-loop'), NAME, '1.0.0'), { token: LABS })).status, 201);
+  t.equal((await admin(url, 'PUT', `names/${NAME}`, { tenant: 'shop' })).status, 200);
+  t.equal((await put(url, `${NAME}/2.0.0`, await packedAs(COOKIE_KEEPER, NAME, '2.0.0'), { token: SHOP })).status, 201);
+
+  const spun = await request(`${url}${NAME}/1.0.0`);
+  t.same([spun.status, spun.body.code], [504, 'EXECUTION_TIMEOUT'], "labs' version spins to its limit");
+  // The host reports every half second; the spin's CPU shows once its isolate's time was read, and
+  // all of it a report later. How much a busy machine gave the spin is not the point: whose it is.
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  while ((await cpu()).labs + (await cpu()).shop === 0) await wait(100);
+  await wait(1500);
+  const spent = await cpu();
+  t.ok(spent.labs > 0.1, `labs' CPU counts its spin (${spent.labs.toFixed(2)} s)`);
+  t.equal(spent.shop, 0, 'shop, whose version never ran, is counted none of it');
+});
