@@ -92,7 +92,7 @@ export class WarmIsolates {
    * A usable isolate of the component's versions of this tenant with room for one more version, or
    * a new one. A name the administrator moved to another tenant keeps its former owner's versions
    * live beside the new owner's (decisions §15): each tenant's go to isolates of its own, so neither
-   * shares the other's memory limit, CPU or losses.
+   * waits behind the other's loop, shares its memory limit, or has its CPU counted as the other's.
    */
   #isolateFor(component: string, tenant: string): ComponentIsolate {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
