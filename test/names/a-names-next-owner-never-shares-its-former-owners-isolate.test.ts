@@ -14,7 +14,7 @@ const NAME = 'shop-labs-widget';
  * and `labs`' version stays live (decisions §15). A sandbox host kept a name's versions in the name's
  * isolates whoever published them: `shop`'s version was built in the isolate of `labs`', and an
  * isolate runs one thing at a time, so `shop` spinning there held `labs`' renders behind it (and its
- * memory limit, heap and losses were counted as `labs`'). Each tenant's versions of a name now get
+ * memory limit and heap were counted as `labs`'). Each tenant's versions of a name now get
  * isolates of their own.
  */
 t.test("a name's next owner never shares an isolate with its former owner's live version", async (t) => {
@@ -83,9 +83,9 @@ t.test("the CPU of a moved name's former owner's version counts against that own
   // The host reports every half second; the spin's CPU shows once its isolate's time was read, and
   // all of it a report later. How much a busy machine gave the spin is not the point: whose it is.
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  while ((await cpu()).labs + (await cpu()).shop === 0) await wait(100);
+  for (let first = await cpu(); first.labs + first.shop === 0; first = await cpu()) await wait(100);
   await wait(1500);
   const spent = await cpu();
-  t.ok(spent.labs > 0.1, `labs' CPU counts its spin (${spent.labs.toFixed(2)} s)`);
+  t.ok(spent.labs > 0, `labs' CPU counts its spin (${spent.labs.toFixed(2)} s)`);
   t.equal(spent.shop, 0, 'shop, whose version never ran, is counted none of it');
 });
