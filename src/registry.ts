@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { Catalog } from './catalog/catalog';
 import { pollStorage } from './catalog/poll-storage';
-import { tenantOf } from './catalog/tenant-of';
 import type { RegistryConfig } from './config/config';
 import { createApp } from './front/create-app';
 import { assertPortIsFree } from './front/port-is-free';
@@ -160,7 +159,6 @@ export async function createRegistry(config: RegistryConfig, options: RegistryOp
     hostMemoryBytes: config.limits.hostMemoryMb * 1024 * 1024,
     bridge: (request) => bridge(request),
     weightOf: tenantWeight(tenants, config.tenants.weights),
-    tenantOf: (component) => tenantOf(catalog.latest(component), config.tenants.default),
     events: metrics.sandboxEvents,
     // Through the registry's log once it exists; a host can write before that (a failed start).
     logHostOutput: (pid, text) => logHostOutput(pid, text),

@@ -1,6 +1,8 @@
 import { ComponentIsolate } from './component-isolate';
 import type { BridgeForwarder } from './isolate-bridge';
-import type { ComponentCode, SandboxLimits } from '../src/sandbox/protocol';
+import type { ComponentCode, PongMessage, SandboxLimits } from '../src/sandbox/protocol';
+
+type Heaviest = NonNullable<PongMessage['heaviest']>;
 
 /**
  * Versions of one component sharing one isolate, at most. Contexts of one isolate share its memory
@@ -29,7 +31,7 @@ interface WarmVersion {
 export class WarmIsolates {
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
-  readonly #onLost: (keys: string[]) => void;
+  readonly #onLost: (tenant: string, keys: string[]) => void;
   /** By version key. */
   readonly #versions = new Map<string, WarmVersion>();
   #uses = 0;
@@ -37,14 +39,14 @@ export class WarmIsolates {
   readonly #isolates = new Map<string, ComponentIsolate[]>();
   #heapBytes = 0;
   #count = 0;
-  #heaviest: { component: string; heapBytes: number } | undefined;
+  #heaviest: Heaviest | undefined;
   /**
    * CPU time (ns) spent by each tenant's isolates since the last `takeCpu`: by the tenant whose
    * versions an isolate runs, not by its component's name, which two tenants hold once it moved.
    */
   #cpu = new Map<string, bigint>();
 
-  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void) {
+  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (tenant: string, keys: string[]) => void) {
     this.#limits = limits;
     this.#forward = forward;
     this.#onLost = onLost;
@@ -98,7 +100,7 @@ export class WarmIsolates {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
     let isolate = isolates.find((candidate) => candidate.tenant === tenant && candidate.versionCount < VERSIONS_PER_ISOLATE);
     if (!isolate) {
-      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, this.#onLost, (ns) => this.#cpu.set(tenant, (this.#cpu.get(tenant) ?? 0n) + ns));
+      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, (keys) => this.#onLost(tenant, keys), (ns) => this.#cpu.set(tenant, (this.#cpu.get(tenant) ?? 0n) + ns));
       isolates.push(isolate);
     }
     this.#isolates.set(component, isolates);
@@ -167,17 +169,19 @@ export class WarmIsolates {
     return spent;
   }
 
-  /** The component whose isolates held the most heap at the last measure. */
-  get heaviest(): { component: string; heapBytes: number } | undefined {
+  /** The component whose isolates of one tenant held the most heap at the last measure. */
+  get heaviest(): Heaviest | undefined {
     return this.#heaviest;
   }
 
-  #heaviestOf(isolates: ComponentIsolate[], heaps: number[]): { component: string; heapBytes: number } | undefined {
+  #heaviestOf(isolates: ComponentIsolate[], heaps: number[]): Heaviest | undefined {
     const byIsolate = new Map<ComponentIsolate, number>(isolates.map((isolate, index) => [isolate, heaps[index]!]));
-    let heaviest: { component: string; heapBytes: number } | undefined;
+    let heaviest: Heaviest | undefined;
     for (const [component, own] of this.#isolates) {
-      const heapBytes = own.reduce((sum, isolate) => sum + (byIsolate.get(isolate) ?? 0), 0);
-      if (heaviest === undefined || heapBytes > heaviest.heapBytes) heaviest = { component, heapBytes };
+      // A moved name's two owners apart: one's heap is never the other's loss.
+      const byTenant = new Map<string, number>();
+      for (const isolate of own) byTenant.set(isolate.tenant, (byTenant.get(isolate.tenant) ?? 0) + (byIsolate.get(isolate) ?? 0));
+      for (const [tenant, heapBytes] of byTenant) if (heaviest === undefined || heapBytes > heaviest.heapBytes) heaviest = { component, tenant, heapBytes };
     }
     return heaviest;
   }

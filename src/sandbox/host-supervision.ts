@@ -3,6 +3,7 @@ import { connectHost, forkHost } from './host-link';
 import { pickHost } from './host-routing';
 import { socketAddress, type HostSharing, type RecycleReason, type SharedHost } from './host-sharing';
 import type { SandboxPoolOptions, SandboxStats } from './pool-options';
+import { ownerKey, type LossOwner } from './quarantine';
 import { SandboxHost, type HostEvents } from './sandbox-host';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
@@ -20,8 +21,8 @@ const componentOfKey = (key: string): string => key.slice(0, key.indexOf('@'));
 export interface SupervisionHooks {
   /** A bridge call of an execution running on a host. */
   bridge: HostEvents['bridge'];
-  /** A loss of the component's (lost isolate, overdue answer, host memory): counted toward its and its tenant's quarantine. */
-  recordLoss(component: string): void;
+  /** A loss of one tenant's versions of a component (lost isolate, overdue answer, host memory): counted toward their and their tenant's quarantine. */
+  recordLoss(owner: LossOwner): void;
 }
 
 /**
@@ -59,12 +60,12 @@ export class HostSupervision {
         for (const wake of waiting) wake();
       },
       bridge: hooks.bridge,
-      isolateLost: (host, keys) => {
+      isolateLost: (host, tenant, keys) => {
         // Every front hears of it (each keeps its own quarantine); the host's owner counts it and recycles the host.
         const components = new Set(keys.map(componentOfKey));
-        for (const component of components) this.#hooks.recordLoss(component);
+        for (const component of components) this.#hooks.recordLoss({ component, tenant });
         if (this.#options.sharing.role === 'guest') return;
-        for (const component of components) this.#options.events.isolateLost(this.#options.tenantOf(component));
+        this.#options.events.isolateLost(tenant);
         this.#recycle(host, 'isolate-lost');
       },
       draining: (host) => {
@@ -81,7 +82,7 @@ export class HostSupervision {
           // It counts against a component only when that one holds more than an isolate's limit there:
           // a host that grew outside its isolates' heaps is nobody's loss.
           const heaviest = pong.heaviest;
-          if (heaviest && heaviest.heapBytes > this.#options.limits.memoryMb * 1024 * 1024) this.#hooks.recordLoss(heaviest.component);
+          if (heaviest && heaviest.heapBytes > this.#options.limits.memoryMb * 1024 * 1024) this.#hooks.recordLoss(heaviest);
           this.#recycle(host, 'memory');
         }
       },
@@ -208,11 +209,12 @@ export class HostSupervision {
     }
   }
 
-  /** A host that lost an execution is recycled (whatever lost it may hold more), and the loss counts against its component. */
+  /** A host that lost an execution is recycled (whatever lost it may hold more), and the loss counts against its tenant's versions of its component. */
   #overdue(host: SandboxHost, now: number): void {
-    const components = host.answerOverdue(now);
-    if (components.length === 0) return;
-    for (const component of new Set(components)) this.#hooks.recordLoss(component);
+    const owners = host.answerOverdue(now);
+    if (owners.length === 0) return;
+    const once = new Map(owners.map((owner) => [ownerKey(owner), owner]));
+    for (const owner of once.values()) this.#hooks.recordLoss(owner);
     this.#recycle(host, 'overdue');
   }
 

@@ -44,8 +44,6 @@ export interface SandboxPoolOptions {
   bridge: (request: BridgeRequest) => Promise<string>;
   /** A tenant's weight in the fair share of the sandbox's slots (1 when it has none configured). */
   weightOf: (tenant: string) => number;
-  /** The tenant of a published component, for a loss reported by name only (a host's report). */
-  tenantOf: (component: string) => string;
   events: SandboxEvents;
   /** Logs what a host process wrote to its stderr. */
   logHostOutput: (pid: number, text: string) => void;

@@ -231,8 +231,11 @@ export interface PongMessage {
   heapBytes: number;
   /** The host process's resident memory. */
   rssBytes: number;
-  /** The component whose isolates held the most heap at the last measure, and how much (what a memory recycle counts against). */
-  heaviest?: { component: string; heapBytes: number };
+  /**
+   * The component whose isolates held the most heap at the last measure, with the tenant whose versions
+   * they run, and how much (what a memory recycle counts against: a moved name's two owners apart).
+   */
+  heaviest?: { component: string; tenant: string; heapBytes: number };
   /** CPU seconds each tenant's isolates spent since the last pong (by the tenant whose versions an isolate runs: a moved name's two owners apart). */
   cpu: Array<[tenant: string, seconds: number]>;
 }
@@ -246,9 +249,11 @@ export interface BusyMessage {
   components: string[];
 }
 
-/** V8 lost control of an isolate, running these versions: the host must be drained and recycled. */
+/** V8 lost control of an isolate, running these versions of this tenant's: the host must be drained and recycled. */
 export interface IsolateLostMessage {
   t: 'isolate-lost';
+  /** The tenant whose versions the isolate ran (a moved name's former owner's versions are not the new owner's). */
+  tenant: string;
   keys: string[];
 }
 

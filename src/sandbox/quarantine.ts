@@ -8,8 +8,21 @@ export interface QuarantineRule {
   forMs: number;
 }
 
-/** What a quarantine refuses: one component, or every component of one tenant. */
+/**
+ * Whose a loss is: one tenant's versions of a component. A name the administrator moved keeps its
+ * former owner's versions live beside the new owner's (decisions §15): the losses of one owner's
+ * never quarantine the other's, nor count against the other tenant.
+ */
+export interface LossOwner {
+  component: string;
+  tenant: string;
+}
+
+/** What a quarantine refuses: one tenant's versions of a component, or every component of one tenant. */
 export type QuarantineScope = 'component' | 'tenant';
+
+/** The component scope's key: a component name holds no newline, so no two owners share one. */
+export const ownerKey = ({ component, tenant }: LossOwner): string => `${tenant}\n${component}`;
 
 /** Recent losses and quarantines of one scope, by name (only names that lost something are kept). */
 class LossCounter {
@@ -56,8 +69,9 @@ class LossCounter {
 /**
  * Components that keep costing their host a recycle (an isolate V8 lost, an execution the host
  * never answered, memory past the host's limit) are refused for a while instead of being run
- * again: by component, all its versions together (a new version is no way out), and by tenant, so
- * that a tenant publishing many such components still costs a bounded number of recycles.
+ * again: by component, all its versions of one tenant together (a new version is no way out; a
+ * moved name's other owner is not refused for them), and by tenant, so that a tenant publishing many
+ * such components still costs a bounded number of recycles.
  */
 export class Quarantine {
   readonly #component: LossCounter;
@@ -69,16 +83,16 @@ export class Quarantine {
   }
 
   /** Counts a loss; answers the scopes it has just quarantined. */
-  record(component: string, tenant: string): QuarantineScope[] {
+  record({ component, tenant }: LossOwner): QuarantineScope[] {
     const started: QuarantineScope[] = [];
-    if (this.#component.record(component)) started.push('component');
+    if (this.#component.record(ownerKey({ component, tenant }))) started.push('component');
     if (this.#tenant.record(tenant)) started.push('tenant');
     return started;
   }
 
   /** What refuses the component now (its own losses or its tenant's), and for how many more seconds; undefined when nothing does. */
   refusal(component: string, tenant: string): { scope: QuarantineScope; seconds: number } | undefined {
-    const own = this.#component.secondsLeft(component);
+    const own = this.#component.secondsLeft(ownerKey({ component, tenant }));
     const tenants = this.#tenant.secondsLeft(tenant);
     if (own === 0 && tenants === 0) return undefined;
     return tenants >= own ? { scope: 'tenant', seconds: tenants } : { scope: 'component', seconds: own };

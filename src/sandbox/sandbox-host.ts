@@ -3,6 +3,7 @@ import type { HostLink } from './host-link';
 import { IdTable } from './id-table';
 import { SentPlans, type PlannedLease } from './leased-plans';
 import { Outbox } from './outbox';
+import type { LossOwner } from './quarantine';
 import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedRun, PongMessage, TailReport } from './protocol';
 
 /** A draining host did not run the execution: it is to run on another host. */
@@ -15,6 +16,8 @@ export type HostState = 'starting' | 'ready' | 'draining' | 'gone';
 export interface HostExecution {
   /** The component: a host keeps a component's versions together, so executions are counted by component. */
   readonly component: string;
+  /** The tenant that published the version (what a loss of it counts against). */
+  readonly tenant: string;
   /** The plugins its component declares: the only plugin calls it may make. */
   readonly plugins: readonly string[];
   /** The isolate's result JSON, NEED_CODE, or ELSEWHERE; with the nested renders the host ran itself under its lease, and what a tail gets of it. */
@@ -26,7 +29,8 @@ export interface HostEvents {
   ready(host: SandboxHost): void;
   /** A bridge call of one of this host's executions (checked to be one). */
   bridge(host: SandboxHost, execution: HostExecution, message: BridgeCallMessage): void;
-  isolateLost(host: SandboxHost, keys: string[]): void;
+  /** V8 lost an isolate running these versions of `tenant`'s. */
+  isolateLost(host: SandboxHost, tenant: string, keys: string[]): void;
   /** The host drains (it is being replaced): this front releases it once its executions there are answered. */
   draining(host: SandboxHost): void;
   /** After `drain()`: every front has released the host. */
@@ -122,7 +126,7 @@ export class SandboxHost {
         this.#busy = message.components;
         break;
       case 'isolate-lost':
-        this.#events.isolateLost(this, message.keys);
+        this.#events.isolateLost(this, message.tenant, message.keys);
         break;
       case 'draining':
         if (this.state === 'ready' || this.state === 'starting') this.state = 'draining';
@@ -174,18 +178,18 @@ export class SandboxHost {
 
   /**
    * Answers EXECUTION_TIMEOUT for the executions the host should have answered by now; answers
-   * their components (the host is not to be trusted with more when there are any).
+   * whose they were (the host is not to be trusted with more when there are any).
    */
-  answerOverdue(now: number): string[] {
-    const components: string[] = [];
+  answerOverdue(now: number): LossOwner[] {
+    const owners: LossOwner[] = [];
     for (const [id, { execution, overdueAt }] of this.#executions) {
       if (overdueAt > now) continue;
       this.#forget(id, execution);
       this.#outbox.post({ t: 'cancel', id });
       execution.reject(new TesseraError('EXECUTION_TIMEOUT'));
-      components.push(execution.component);
+      owners.push({ component: execution.component, tenant: execution.tenant });
     }
-    return components;
+    return owners;
   }
 
   answerBridge(call: number, answer: string): void {

@@ -7,7 +7,7 @@ import { nearHost } from './host-routing';
 import type { RecycleReason, SharedHost } from './host-sharing';
 import type { SandboxPoolOptions, SandboxStats } from './pool-options';
 import { NEED_CODE, type BridgeCallMessage, type ComponentCode } from './protocol';
-import { Quarantine } from './quarantine';
+import { Quarantine, type LossOwner } from './quarantine';
 import type { RequestBudget } from './request-budget';
 import { ELSEWHERE, type HostExecution, type SandboxHost } from './sandbox-host';
 import { TENANCY_POLICY } from './tenancy-policy';
@@ -60,7 +60,7 @@ export class SandboxPool {
     this.#leases = new ExecutionLeases(this.#admission, this.#quarantine);
     this.#hosts = new HostSupervision(options, {
       bridge: (host, execution, message) => this.#bridge(host, execution as PoolExecution, message),
-      recordLoss: (component) => this.#recordLoss(component),
+      recordLoss: (owner) => this.#recordLoss(owner),
     });
   }
 
@@ -145,10 +145,9 @@ export class SandboxPool {
     }
   }
 
-  /** A loss of the component's (lost isolate, overdue answer, host memory): counted toward its and its tenant's quarantine. */
-  #recordLoss(component: string): void {
-    const tenant = this.#options.tenantOf(component);
-    for (const scope of this.#quarantine.record(component, tenant)) this.#options.events.quarantined(tenant, scope);
+  /** A loss of one tenant's versions of a component (lost isolate, overdue answer, host memory): counted toward their and their tenant's quarantine. */
+  #recordLoss(owner: LossOwner): void {
+    for (const scope of this.#quarantine.record(owner)) this.#options.events.quarantined(owner.tenant, scope);
   }
 
   async #run(job: ExecutionJob, granted: GrantedLease | undefined, timeoutMs: number): Promise<string> {
