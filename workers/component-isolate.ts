@@ -10,7 +10,7 @@ import { IsolateDisposal, type DisposeReason } from './isolate-disposal';
 import { IsolateEntries } from './isolate-entries';
 import { IsolateReadings } from './isolate-readings';
 import { tailReport } from './tail-lines';
-import type { WatchedIsolate } from './memory-watchdog';
+import { memoryDiscarded, type WatchedIsolate } from './memory-watchdog';
 import type { PreludeLimits } from './prelude/install-prelude';
 import { buildContext, newVersion, releaseContext, type VersionContext } from './version-context';
 import { createDispatch } from './version-dispatch';
@@ -73,6 +73,7 @@ export class ComponentIsolate implements WatchedIsolate {
       end: (id, execution, answer) => this.#end(id, execution, answer, 'disposed'),
       lost: onLost,
       versionKeys: () => this.#versions.keys(),
+      discardedForMemory: () => memoryDiscarded(tenant),
     });
     this.#bridge = new IsolateBridge(this.#executions, this.#versions, forward, () => this.#entries.scheduleFlush());
     this.#entries = new IsolateEntries(this.#isolate, limits.timeoutMs, this.#versions, this.#executions, this.#readings, this.#bridge, {
@@ -198,7 +199,7 @@ export class ComponentIsolate implements WatchedIsolate {
     this.#bridge.wake(execution);
     this.#bridge.endCalls(execution);
     // The memory limit spoke, or the isolate holds too much outside its heap: no new execution enters.
-    if (answer.retire) this.#disposal.retire();
+    if (answer.retire) this.#disposal.memoryFailed();
     if (this.#executions.size === 0) {
       this.#readings.markIdle();
       if (this.#disposal.retiring) this.dispose('evicted');
@@ -283,6 +284,15 @@ export class ComponentIsolate implements WatchedIsolate {
 
   growthWhileBusy(rss: number, now: number): number | undefined {
     return this.#readings.growthWhileBusy(rss, now);
+  }
+
+  excuse(rss: number): void {
+    this.#readings.excuse(rss);
+  }
+
+  asleep(): boolean {
+    for (const [, execution] of this.#executions) if (execution.sleeping !== undefined && execution.sleeping.size > 0) return true;
+    return false;
   }
 
   cpuNs(): bigint {

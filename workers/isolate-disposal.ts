@@ -50,6 +50,8 @@ export interface DisposalHooks {
   lost(keys: string[]): void;
   /** The versions it holds, for a loss with none running. */
   versionKeys(): Iterable<string>;
+  /** It went for its memory (its heap limit, or the watchdog): told once. */
+  discardedForMemory(): void;
 }
 
 /**
@@ -65,6 +67,7 @@ export class IsolateDisposal {
   #reason: DisposeReason | undefined;
   #lost = false;
   #retiring = false;
+  #memoryTold = false;
   /** Builds under way, told when the isolate is lost (a build V8 cannot finish never settles). */
   readonly building = new Set<(answer: IsolateAnswer) => void>();
 
@@ -89,7 +92,20 @@ export class IsolateDisposal {
     return classify(error, this.#reason ?? (this.#lost ? 'memory' : undefined));
   }
 
+  /** An execution failed for the isolate's memory (its heap limit, or the watchdog): it goes once the others end. */
+  memoryFailed(): void {
+    this.#tellMemory();
+    this.#retiring = true;
+  }
+
+  #tellMemory(): void {
+    if (this.#memoryTold) return;
+    this.#memoryTold = true;
+    this.#hooks.discardedForMemory();
+  }
+
   dispose(reason: DisposeReason, stopWaitMs = STOP_WAIT_MS): void {
+    if (reason === 'memory') this.#tellMemory();
     this.#reason ??= reason;
     this.#retiring = true;
     // isolated-vm disposes an isolate itself when it passes its memory limit: executions waiting on a

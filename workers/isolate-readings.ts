@@ -25,7 +25,7 @@ export class IsolateReadings {
   #work = 0;
   /** Since when (performance.now()) work has been under way without a break. */
   #busySince: number | undefined;
-  /** The host's resident memory when that began. */
+  /** The host's resident memory when that began, or when the watchdog last excused it what the host grew. */
   #busyFromRss = 0;
   #busyTick = 0;
   #heapBytes = 0;
@@ -106,6 +106,11 @@ export class IsolateReadings {
   growthWhileBusy(rss: number, now: number): number | undefined {
     if (this.#busySince === undefined || this.#isolate.isDisposed || now - this.#busySince < 2 * WATCH_EVERY_MS) return undefined;
     return rss - this.#busyFromRss;
+  }
+
+  /** Counts its growth from `rss` on, while its work goes on (the memory watchdog's). */
+  excuse(rss: number): void {
+    if (this.#busySince !== undefined) this.#busyFromRss = rss;
   }
 
   /** Its thread's CPU time (ns): a thread asleep in a plugin call spends none. */

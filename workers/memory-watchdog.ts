@@ -14,16 +14,21 @@ export const WATCH_EVERY_MS = 25;
 
 let sampled = process.memoryUsage.rss();
 let watching: AtWorkInterval | undefined;
+let watched: (() => Iterable<WatchedIsolate>) | undefined;
 
 /** The host's resident memory at the last reading (at most WATCH_EVERY_MS old); read now while the watchdog sleeps. */
 export const latestRss = (): number => (watching?.awake === true ? sampled : process.memoryUsage.rss());
 
 /** What the watchdog reads of an isolate, and how it stops one. */
 export interface WatchedIsolate {
-  /** How much the host grew since the isolate began its work without a break (running a call or building a version); undefined when it is not at work, or only just began. */
+  /** How much the host grew since the isolate began its work without a break (running a call or building a version), or since it was last excused; undefined when it is not at work, or only just began. */
   growthWhileBusy(rss: number, now: number): number | undefined;
+  /** What the host grew until it held `rss` is not the isolate's (`growthWhileBusy` counts from there). */
+  excuse(rss: number): void;
   /** Its thread's CPU time so far (ns). */
   cpuNs(): bigint;
+  /** Whether its thread sleeps in a plugin call (isolated-vm counts a task under way by the wall clock: the sleep reads as CPU time). */
+  asleep(): boolean;
   /** Discards it, its executions answered MEMORY_LIMIT_EXCEEDED; `sole`: it alone was at work through the growth. */
   stopForMemory(sole: boolean): void;
   /** The tenant whose component it runs. */
@@ -40,9 +45,23 @@ export interface WatchedIsolate {
 const RUNNING_NS = 1_000_000n;
 
 /**
+ * An isolate of `tenant`'s was discarded for its memory (past its heap limit, or stopped here): what
+ * the host grew until now was its, and is excused to the other tenants' isolates at work. Their
+ * growth counted from before it would blame them for memory the discarded one took and the host has
+ * not given back yet (a neighbour computing, or asleep in a plugin call, stopped for a bomb beside it).
+ * A tenant's own isolates are never excused by its own discards.
+ */
+export function memoryDiscarded(tenant: string): void {
+  if (watched === undefined) return;
+  sampled = process.memoryUsage.rss();
+  for (const isolate of watched()) if (isolate.tenant !== tenant) isolate.excuse(sampled);
+}
+
+/**
  * Reads the host's resident memory every WATCH_EVERY_MS and stops the isolate that took it: of the
  * isolates at work without a break while the host grew by more than `isolateGrowthBytes`, those
- * whose thread is running (an isolate asleep in a plugin call takes no memory). One such isolate is
+ * whose thread is running (an isolate asleep in a plugin call takes no memory, and what the host grows
+ * while it sleeps is excused to it). One such isolate is
  * stopped at once, less what others that worked meanwhile took. Several at once cannot be told apart by the host's memory: they are left alone
  * until the host grew by twice as much, then all are stopped, and none counted lost for the growth
  * alone (an isolate is lost only if its call does not end). Past `hostBytes`, `hostOver` is called.
@@ -55,6 +74,7 @@ export function watchMemory(
   /** Whether to keep reading with no isolate at work (an isolate V8 could not stop may still run). */
   keepReading: () => boolean,
 ): AtWorkInterval {
+  watched = isolates;
   const cpuAtLastReading = new WeakMap<WatchedIsolate, bigint>();
   const reviewing = new WeakSet<WatchedIsolate>();
   /**
@@ -95,7 +115,9 @@ export function watchMemory(
       const cpu = isolate.cpuNs();
       const before = cpuAtLastReading.get(isolate);
       cpuAtLastReading.set(isolate, cpu);
-      if (growth > isolateGrowthBytes && before !== undefined && cpu - before >= RUNNING_NS) suspects.push({ isolate, growth });
+      if (before === undefined) continue;
+      if (cpu - before < RUNNING_NS || isolate.asleep()) isolate.excuse(sampled);
+      else if (growth > isolateGrowthBytes) suspects.push({ isolate, growth });
     }
     if (suspects.length === 1) stopUnlessExplained(suspects[0]!.isolate);
     else if (suspects.length > 1 && suspects.every((suspect) => suspect.growth > 2 * isolateGrowthBytes)) {
