@@ -1,8 +1,12 @@
 import { ComponentGates } from './component-gates';
+import type { ComponentOwner } from './component-owner';
 import type { ExecutionJob } from './execution-job';
 import type { RequestBudget } from './request-budget';
 import { TENANCY_POLICY } from './tenancy-policy';
 import { TenantShares } from './tenant-shares';
+
+/** The gate an execution takes a slot of: its version's publisher's, of its component. */
+const ownerOf = (job: ExecutionJob): ComponentOwner => ({ component: job.component, tenant: job.tenant });
 
 /**
  * Admission of executions: every execution holds a slot of its component's gate and of its paying
@@ -29,42 +33,43 @@ export class Admission {
    * an execution awaits costs the front a turn of microtasks).
    */
   admit(job: ExecutionJob, payer: string): Promise<void> | undefined {
+    const owner = ownerOf(job);
     if (job.depth > 0) {
-      this.#enterNow(job.component, payer, job.tenant);
+      this.#enterNow(owner, payer);
       return undefined;
     }
     const timeoutMs = this.#maxWaitMs;
-    const componentTurn = this.#componentGates.enter(job.component, timeoutMs);
-    if (componentTurn === undefined) return this.#enterShare(job.component, payer, timeoutMs);
+    const componentTurn = this.#componentGates.enter(owner, timeoutMs);
+    if (componentTurn === undefined) return this.#enterShare(owner, payer, timeoutMs);
     const queuedAt = performance.now();
-    return componentTurn.then(() => this.#enterShare(job.component, payer, Math.max(1, queuedAt + timeoutMs - performance.now())));
+    return componentTurn.then(() => this.#enterShare(owner, payer, Math.max(1, queuedAt + timeoutMs - performance.now())));
   }
 
   /** Gives back what `admit` took. */
   leave(job: ExecutionJob, payer: string): void {
     this.#shares.leave(payer);
-    this.#componentGates.leave(job.component, job.depth > 0 && payer !== job.tenant ? payer : undefined);
+    this.#componentGates.leave(ownerOf(job), job.depth > 0 && payer !== job.tenant ? payer : undefined);
   }
 
   /**
    * The component's slot and the paying tenant's, both at once or neither (a nested render's, whose
-   * parent holds a slot while it waits). `tenant`: the component's, when the payer may be another.
+   * parent holds a slot while it waits). The payer may be another tenant than the component's.
    */
-  #enterNow(component: string, payer: string, tenant = payer): void {
-    const foreign = payer === tenant ? undefined : payer;
-    this.#componentGates.enterNow(component, foreign);
+  #enterNow(owner: ComponentOwner, payer: string): void {
+    const foreign = payer === owner.tenant ? undefined : payer;
+    this.#componentGates.enterNow(owner, foreign);
     try {
       this.#shares.enterNow(payer);
     } catch (error) {
-      this.#componentGates.leave(component, foreign);
+      this.#componentGates.leave(owner, foreign);
       throw error;
     }
   }
 
   /** The paying tenant's turn, once the component's slot is held: that slot is given back if the turn fails. */
-  #enterShare(component: string, payer: string, waitMs: number): Promise<void> | undefined {
+  #enterShare(owner: ComponentOwner, payer: string, waitMs: number): Promise<void> | undefined {
     const leaveGate = (error: unknown): never => {
-      this.#componentGates.leave(component);
+      this.#componentGates.leave(owner);
       throw error;
     };
     try {
@@ -74,7 +79,7 @@ export class Admission {
     }
   }
 
-  /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate and the share at once), all or none. */
+  /** Takes what a nested render of `component` takes (a slot and an execution of the budget, the gate and the share at once), all or none; `payer` is its publisher too (only a tenant's own children are leased). */
   holdChild(budget: RequestBudget, payer: string, component: string): boolean {
     let taken = 0;
     try {
@@ -82,7 +87,7 @@ export class Admission {
       taken = 1;
       budget.charge();
       taken = 2;
-      this.#enterNow(component, payer);
+      this.#enterNow({ component, tenant: payer }, payer);
       return true;
     } catch {
       this.letGoChild(budget, payer, component, taken, false);
@@ -94,7 +99,7 @@ export class Admission {
   letGoChild(budget: RequestBudget, payer: string, component: string, taken: number, ran: boolean): void {
     if (taken > 2) {
       this.#shares.leave(payer);
-      this.#componentGates.leave(component);
+      this.#componentGates.leave({ component, tenant: payer });
     }
     if (taken > 1 && !ran) budget.refundExecution();
     if (taken > 0) budget.releaseSlot();

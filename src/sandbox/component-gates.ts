@@ -1,9 +1,11 @@
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
+import { ownerKey, type ComponentOwner } from './component-owner';
 import { TENANCY_POLICY } from './tenancy-policy';
 
 /**
- * One admission gate per component (all its versions): at most `capacity` of its executions run
+ * One admission gate per component (all its versions of one tenant: a moved name's two owners have
+ * one each, component-owner.ts): at most `capacity` of its executions run
  * at once and the rest wait in that component's own queue, up to `maxQueue`, then OVERLOADED. A hot
  * tenant therefore holds at most `capacity` of the pool's slots, and its backlog never stands in
  * front of other components. Only components with executions running or waiting keep a gate, and
@@ -37,7 +39,8 @@ export class ComponentGates {
    * one is handed over, or rejected with OVERLOADED past `maxWaitMs`. Throws OVERLOADED when the
    * component's queue is full.
    */
-  enter(component: string, maxWaitMs: number): Promise<void> | undefined {
+  enter(owner: ComponentOwner, maxWaitMs: number): Promise<void> | undefined {
+    const component = ownerKey(owner);
     const entry = this.#use(component);
     let turn: Promise<void> | undefined;
     try {
@@ -60,7 +63,8 @@ export class ComponentGates {
    * (tenancy-policy.ts): another tenant's fan-out, or several, never take every slot the component's
    * own visitors need, and one never takes all those the others may use.
    */
-  enterNow(component: string, foreignPayer?: string): void {
+  enterNow(owner: ComponentOwner, foreignPayer?: string): void {
+    const component = ownerKey(owner);
     const entry = this.#use(component);
     const held = foreignPayer === undefined ? 0 : (entry.foreign?.get(foreignPayer) ?? 0);
     if (foreignPayer !== undefined && (held >= this.#perForeignCap || entry.foreignTotal >= this.#foreignCap)) {
@@ -69,11 +73,11 @@ export class ComponentGates {
         held >= this.#perForeignCap
           ? `for the requests of tenant "${foreignPayer}" as one other tenant's requests may hold (${this.#perForeignCap} of its ${this.#capacity})`
           : `for other tenants' requests as they may hold together (${this.#foreignCap} of its ${this.#capacity})`;
-      throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions ${bound}: a nested render of it found no free slot; retry later.`);
+      throw new TesseraError('OVERLOADED', `Component "${owner.component}" runs as many executions ${bound}: a nested render of it found no free slot; retry later.`);
     }
     if (!entry.gate.tryEnter()) {
       this.#release(component, entry);
-      throw new TesseraError('OVERLOADED', `Component "${component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
+      throw new TesseraError('OVERLOADED', `Component "${owner.component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
     }
     if (foreignPayer !== undefined) {
       (entry.foreign ??= new Map()).set(foreignPayer, held + 1);
@@ -82,7 +86,8 @@ export class ComponentGates {
   }
 
   /** Gives back a slot (`foreignPayer`: as `enterNow` took it). */
-  leave(component: string, foreignPayer?: string): void {
+  leave(owner: ComponentOwner, foreignPayer?: string): void {
+    const component = ownerKey(owner);
     const entry = this.#gates.get(component);
     if (!entry) return;
     if (foreignPayer !== undefined && entry.foreign) {

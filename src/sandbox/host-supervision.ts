@@ -3,7 +3,7 @@ import { connectHost, forkHost } from './host-link';
 import { pickHost } from './host-routing';
 import { socketAddress, type HostSharing, type RecycleReason, type SharedHost } from './host-sharing';
 import type { SandboxPoolOptions, SandboxStats } from './pool-options';
-import { ownerKey, type LossOwner } from './quarantine';
+import { ownerKey, type ComponentOwner } from './component-owner';
 import { SandboxHost, type HostEvents } from './sandbox-host';
 
 /** How often hosts are pinged; a host silent for HOST_SILENT_MS is killed and replaced. */
@@ -22,7 +22,7 @@ export interface SupervisionHooks {
   /** A bridge call of an execution running on a host. */
   bridge: HostEvents['bridge'];
   /** A loss of one tenant's versions of a component (lost isolate, overdue answer, host memory): counted toward their and their tenant's quarantine. */
-  recordLoss(owner: LossOwner): void;
+  recordLoss(owner: ComponentOwner): void;
 }
 
 /**

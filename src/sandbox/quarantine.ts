@@ -1,3 +1,5 @@
+import { ownerKey, type ComponentOwner } from './component-owner';
+
 /** How many losses, within what window, refuse what, and for how long. */
 export interface QuarantineRule {
   /** Losses of one component (all its versions) within the window that refuse it. */
@@ -8,21 +10,8 @@ export interface QuarantineRule {
   forMs: number;
 }
 
-/**
- * Whose a loss is: one tenant's versions of a component. A name the administrator moved keeps its
- * former owner's versions live beside the new owner's (decisions §15): the losses of one owner's
- * never quarantine the other's, nor count against the other tenant.
- */
-export interface LossOwner {
-  component: string;
-  tenant: string;
-}
-
 /** What a quarantine refuses: one tenant's versions of a component, or every component of one tenant. */
 export type QuarantineScope = 'component' | 'tenant';
-
-/** The component scope's key: a component name holds no newline, so no two owners share one. */
-export const ownerKey = ({ component, tenant }: LossOwner): string => `${tenant}\n${component}`;
 
 /** Recent losses and quarantines of one scope, by name (only names that lost something are kept). */
 class LossCounter {
@@ -83,7 +72,7 @@ export class Quarantine {
   }
 
   /** Counts a loss; answers the scopes it has just quarantined. */
-  record({ component, tenant }: LossOwner): QuarantineScope[] {
+  record({ component, tenant }: ComponentOwner): QuarantineScope[] {
     const started: QuarantineScope[] = [];
     if (this.#component.record(ownerKey({ component, tenant }))) started.push('component');
     if (this.#tenant.record(tenant)) started.push('tenant');

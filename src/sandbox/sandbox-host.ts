@@ -3,7 +3,7 @@ import type { HostLink } from './host-link';
 import { IdTable } from './id-table';
 import { SentPlans, type PlannedLease } from './leased-plans';
 import { Outbox } from './outbox';
-import type { LossOwner } from './quarantine';
+import type { ComponentOwner } from './component-owner';
 import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedRun, PongMessage, TailReport } from './protocol';
 
 /** A draining host did not run the execution: it is to run on another host. */
@@ -180,8 +180,8 @@ export class SandboxHost {
    * Answers EXECUTION_TIMEOUT for the executions the host should have answered by now; answers
    * whose they were (the host is not to be trusted with more when there are any).
    */
-  answerOverdue(now: number): LossOwner[] {
-    const owners: LossOwner[] = [];
+  answerOverdue(now: number): ComponentOwner[] {
+    const owners: ComponentOwner[] = [];
     for (const [id, { execution, overdueAt }] of this.#executions) {
       if (overdueAt > now) continue;
       this.#forget(id, execution);

@@ -7,7 +7,8 @@ import { nearHost } from './host-routing';
 import type { RecycleReason, SharedHost } from './host-sharing';
 import type { SandboxPoolOptions, SandboxStats } from './pool-options';
 import { NEED_CODE, type BridgeCallMessage, type ComponentCode } from './protocol';
-import { Quarantine, type LossOwner } from './quarantine';
+import type { ComponentOwner } from './component-owner';
+import { Quarantine } from './quarantine';
 import type { RequestBudget } from './request-budget';
 import { ELSEWHERE, type HostExecution, type SandboxHost } from './sandbox-host';
 import { TENANCY_POLICY } from './tenancy-policy';
@@ -146,7 +147,7 @@ export class SandboxPool {
   }
 
   /** A loss of one tenant's versions of a component (lost isolate, overdue answer, host memory): counted toward their and their tenant's quarantine. */
-  #recordLoss(owner: LossOwner): void {
+  #recordLoss(owner: ComponentOwner): void {
     for (const scope of this.#quarantine.record(owner)) this.#options.events.quarantined(owner.tenant, scope);
   }
 

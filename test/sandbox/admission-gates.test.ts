@@ -2,6 +2,9 @@ import t from 'tap';
 import { AdmissionGate } from '../../src/sandbox/admission-gate';
 import { ComponentGates } from '../../src/sandbox/component-gates';
 
+const HOT = { component: 'hot', tenant: 'acme' };
+const CALM = { component: 'calm', tenant: 'acme' };
+
 /** Whether `promise` has settled once pending callbacks have run. */
 async function settled(promise: Promise<void>): Promise<boolean> {
   let done = false;
@@ -40,19 +43,35 @@ t.test('a free slot is taken at once, a full gate queues in order, a full queue 
 
 t.test('each component has its own slots and queue; a refused entry leaves nothing behind', async (t) => {
   const gates = new ComponentGates(1, 1);
-  t.equal(gates.enter('hot', WAIT_MS), undefined);
-  const waiting = gates.enter('hot', WAIT_MS);
+  t.equal(gates.enter(HOT, WAIT_MS), undefined);
+  const waiting = gates.enter(HOT, WAIT_MS);
   t.ok(waiting instanceof Promise, 'the hot component queues behind its own limit');
-  t.throws(() => gates.enter('hot', WAIT_MS), OVERLOADED, 'its queue is full');
-  t.equal(gates.enter('calm', WAIT_MS), undefined, 'another component is not held up by it');
+  t.throws(() => gates.enter(HOT, WAIT_MS), OVERLOADED, 'its queue is full');
+  t.equal(gates.enter(CALM, WAIT_MS), undefined, 'another component is not held up by it');
   t.equal(gates.queued, 1);
 
-  gates.leave('hot');
+  gates.leave(HOT);
   t.ok(await settled(waiting!), 'the queued one gets the slot');
-  gates.leave('hot');
-  gates.leave('calm');
+  gates.leave(HOT);
+  gates.leave(CALM);
   t.equal(gates.queued, 0);
-  t.equal(gates.enter('hot', WAIT_MS), undefined, 'after all left, the component starts afresh');
+  t.equal(gates.enter(HOT, WAIT_MS), undefined, 'after all left, the component starts afresh');
+});
+
+t.test("a moved name's two owners have a gate each: one holding every slot never queues the other", async (t) => {
+  const gates = new ComponentGates(1, 1);
+  const former = { component: 'widget', tenant: 'labs' };
+  const next = { component: 'widget', tenant: 'shop' };
+  t.equal(gates.enter(former, WAIT_MS), undefined);
+  const queued = gates.enter(former, WAIT_MS)!;
+  t.ok(queued instanceof Promise, "the former owner's next execution queues behind its own limit");
+  t.equal(gates.enter(next, WAIT_MS), undefined, "the new owner's takes a slot of its own at once");
+  t.throws(() => gates.enterNow(former), { code: 'OVERLOADED', message: 'Component "widget" runs as many executions at once as it may: a nested render of it found no free slot; retry later.' }, "a nested render of the former owner's finds no free slot");
+  gates.leave(next);
+  t.doesNotThrow(() => gates.enterNow(next), "one of the new owner's does");
+  t.equal(gates.queued, 1, "only the former owner's execution waits");
+  gates.leave(former);
+  t.ok(await settled(queued), "the former owner's own freed slot goes to it");
 });
 
 t.test('a wait for a slot ends OVERLOADED after its bound, and the one who gave up leaves the queue', async (t) => {
@@ -70,9 +89,9 @@ t.test('a wait for a slot ends OVERLOADED after its bound, and the one who gave 
   t.ok(await settled(third!), 'then to the next: the one who gave up was skipped');
 
   const gates = new ComponentGates(1, 5);
-  t.equal(gates.enter('hot', WAIT_MS), undefined);
-  await t.rejects(gates.enter('hot', 20)!, { code: 'OVERLOADED' });
+  t.equal(gates.enter(HOT, WAIT_MS), undefined);
+  await t.rejects(gates.enter(HOT, 20)!, { code: 'OVERLOADED' });
   t.equal(gates.queued, 0, 'the component queue is empty again');
-  gates.leave('hot');
-  t.equal(gates.enter('hot', WAIT_MS), undefined, 'its slot is free: the one who gave up never held it');
+  gates.leave(HOT);
+  t.equal(gates.enter(HOT, WAIT_MS), undefined, 'its slot is free: the one who gave up never held it');
 });
