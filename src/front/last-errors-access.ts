@@ -2,7 +2,7 @@ import { tenantOf } from '../catalog/tenant-of';
 import { isAdminToken } from '../config/admin-token';
 import { matchesNamePattern } from '../config/name-pattern';
 import { publisherOf } from '../publish/tenant-tokens';
-import type { LastError } from '../tail/last-errors';
+import { LAST_ERRORS_PER_COMPONENT, type LastError } from '../tail/last-errors';
 import type { RegistryServices } from './registry-services';
 
 /** What a component's page shows of its last failures to whoever asks. */
@@ -23,13 +23,13 @@ export type LastErrorsSight =
 export async function lastErrorsSight(authorization: string | undefined, name: string, services: RegistryServices): Promise<LastErrorsSight> {
   const { config, tenants, catalog } = services;
   if (authorization === undefined) return { kind: 'form' };
-  if (isAdminToken(authorization, config.adminTokenSha256)) return { kind: 'shown', reader: 'the administrator', admin: true, errors: await services.lastErrors(name) };
+  if (isAdminToken(authorization, config.adminTokenSha256)) return { kind: 'shown', reader: 'the administrator', admin: true, errors: (await services.lastErrors(name)).slice(0, LAST_ERRORS_PER_COMPONENT) };
   const publisher = publisherOf(authorization, config.publishTokens, tenants);
   if (!publisher) return { kind: 'refused', status: 401, code: 'UNAUTHORIZED', message: "The token is neither a live publish token of a tenant nor the administrator's." };
   const { tenant, components } = publisher;
   const forbidden = { kind: 'refused', status: 403, code: 'FORBIDDEN', message: `Tenant "${tenant}" may not read the last errors of "${name}": they are its owner's.` } as const;
   if (components !== undefined && !matchesNamePattern(components, name)) return forbidden;
-  const errors = (await services.lastErrors(name)).filter((error) => error.tenant === tenant);
+  const errors = (await services.lastErrors(name)).filter((error) => error.tenant === tenant).slice(0, LAST_ERRORS_PER_COMPONENT);
   const owner = tenantOf(catalog.latest(name), config.tenants.default);
   if (owner !== tenant && errors.length === 0) return forbidden;
   return { kind: 'shown', reader: `tenant "${tenant}"`, admin: false, errors };

@@ -28,6 +28,13 @@ export const TWO_TENANTS_COMPONENTS: TenantComponent[] = [
   as('labs', 'tail-nester', 'labs-nester'),
 ];
 
+/** The rows of a component page's table of last errors: each row's cells, as the HTML has them (times left out). */
+export function lastErrorRows(page: string): string[][] {
+  const table = /<table id="errors">.*?<tbody>(.*?)<\/tbody><\/table>/s.exec(page)?.[1];
+  if (table === undefined) return [];
+  return [...table.matchAll(/<tr>(.*?)<\/tr>/gs)].map(([, row]) => [...row!.matchAll(/<td>(.*?)<\/td>/gs)].map(([, cell]) => cell!).slice(1));
+}
+
 export interface TailEvent {
   type: string;
   data: any;

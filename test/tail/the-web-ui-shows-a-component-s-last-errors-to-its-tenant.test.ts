@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fixture, request, startRegistry, type TenantComponent } from '../helpers/start-registry';
-import { ADMIN_TOKEN, LABS_TOKEN, SHOP_TOKEN, twoTenants } from './tail-helpers';
+import { ADMIN_TOKEN, LABS_TOKEN, SHOP_TOKEN, lastErrorRows as rows, twoTenants } from './tail-helpers';
 
 const as = (tenant: string, name: string): TenantComponent => ({ dir: fixture('errors-thrower'), tenant, name });
 const HOSTILE = '<script>alert("owned")</script>';
@@ -13,13 +13,6 @@ const posted = (url: string, name: string, token?: string) =>
     headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' },
     body: token === undefined ? '' : new URLSearchParams({ token }).toString(),
   });
-
-/** The rows of the page's table of last errors: each row's cells, as the HTML has them (times left out). */
-function rows(page: string): string[][] {
-  const table = /<table id="errors">.*?<tbody>(.*?)<\/tbody><\/table>/s.exec(page)?.[1];
-  if (table === undefined) return [];
-  return [...table.matchAll(/<tr>(.*?)<\/tr>/gs)].map(([, row]) => [...row!.matchAll(/<td>(.*?)<\/td>/gs)].map(([, cell]) => cell!).slice(1));
-}
 
 const shopRow = (message: string, status = 500) => ['1.0.0', String(status), '<code>GENERIC_ERROR</code>', `Component &quot;shop-thrower&quot; failed: ${message}`];
 
