@@ -113,7 +113,7 @@ export class IsolateReadings {
     if (this.#busySince !== undefined) this.#busyFromRss = rss;
   }
 
-  /** Its thread's CPU time (ns): a thread asleep in a plugin call spends none. */
+  /** Its thread's CPU time (ns), as isolated-vm counts it: a task under way by the wall clock, a sleep in a plugin call included. */
   cpuNs(): bigint {
     return this.#isolate.isDisposed ? 0n : this.#isolate.cpuTime;
   }
