@@ -41,7 +41,7 @@ export interface WatchedIsolate {
   growthSinceWork(): Promise<number>;
 }
 
-/** CPU an isolate must have used since the last reading to count as running (not done with its work, or waiting for a CPU of its own). */
+/** CPU an isolate must have used since the last reading to count as running. */
 const RUNNING_NS = 1_000_000n;
 
 /**
