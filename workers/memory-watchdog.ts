@@ -115,9 +115,10 @@ export function watchMemory(
       const cpu = isolate.cpuNs();
       const before = cpuAtLastReading.get(isolate);
       cpuAtLastReading.set(isolate, cpu);
-      if (before === undefined) continue;
-      if (cpu - before < RUNNING_NS || isolate.asleep()) isolate.excuse(sampled);
-      else if (growth > isolateGrowthBytes) suspects.push({ isolate, growth });
+      // Asleep, it takes nothing: what the host grows meanwhile is another's. Barely running (a reading
+      // between two slices of a loaded CPU, a collection's pause), it keeps what it grew so far.
+      if (isolate.asleep()) isolate.excuse(sampled);
+      else if (growth > isolateGrowthBytes && before !== undefined && cpu - before >= RUNNING_NS) suspects.push({ isolate, growth });
     }
     if (suspects.length === 1) stopUnlessExplained(suspects[0]!.isolate);
     else if (suspects.length > 1 && suspects.every((suspect) => suspect.growth > 2 * isolateGrowthBytes)) {
