@@ -127,7 +127,7 @@ export class IsolateEntries {
     const entered = parts.filter((part) => part.version.runMany !== undefined);
     if (entered.length === 0) return;
     this.#calls++;
-    this.#readings.workStarted();
+    this.#readings.callStarted();
     const batch: PendingExecution[] = [];
     const running: Execution[] = [];
     let timeoutMs = 0;
@@ -168,7 +168,7 @@ export class IsolateEntries {
    */
   #taskEnded(batch: PendingExecution[], running: Execution[], failed: IsolateAnswer | undefined, cpuFrom: bigint | undefined): void {
     this.#calls--;
-    this.#readings.workEnded();
+    this.#readings.callEnded();
     for (const execution of running) execution.tasks--;
     if (cpuFrom !== undefined && !this.#isolate.isDisposed) shareCpu(running, this.#isolate.cpuTime - cpuFrom);
     const held = this.#held;

@@ -25,6 +25,9 @@ export class IsolateReadings {
   #work = 0;
   /** Since when (performance.now()) work has been under way without a break. */
   #busySince: number | undefined;
+  /** Calls into the isolate under way (builds apart), and since when without a break. */
+  #calls = 0;
+  #callingSince: number | undefined;
   /** The host's resident memory when that began, or when the watchdog last excused it what the host grew. */
   #busyFromRss = 0;
   #busyTick = 0;
@@ -57,6 +60,17 @@ export class IsolateReadings {
     if (--this.#work > 0) return;
     workEnded();
     this.#busySince = undefined;
+  }
+
+  /** A call into the isolate began: work, and what the fronts' routing calls busy once it lasts. */
+  callStarted(): void {
+    this.workStarted();
+    if (this.#calls++ === 0) this.#callingSince = performance.now();
+  }
+
+  callEnded(): void {
+    if (--this.#calls === 0) this.#callingSince = undefined;
+    this.workEnded();
   }
 
   /** Whether a call into it or a build is under way: its thread may be running code. */
@@ -97,9 +111,13 @@ export class IsolateReadings {
     return ran;
   }
 
-  /** How long calls into the isolate have been under way without a break (0 when none is). */
+  /**
+   * How long calls into the isolate have been under way without a break (0 when none is). A build
+   * is not counted: the executions that wait for it would wait for it on any host, where one sent
+   * away from a host building their version went to the other, behind a loop running there.
+   */
   busyFor(now: number): number {
-    return this.#busySince === undefined ? 0 : now - this.#busySince;
+    return this.#callingSince === undefined ? 0 : now - this.#callingSince;
   }
 
   /** How much the host grew since this isolate's work began without a break, once it has lasted two readings (the memory watchdog's). */

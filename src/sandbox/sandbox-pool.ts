@@ -153,13 +153,19 @@ export class SandboxPool {
 
   async #run(job: ExecutionJob, granted: GrantedLease | undefined, timeoutMs: number): Promise<string> {
     let code: ComponentCode | undefined;
+    /** The host that asked for the code: the execution goes back to it with the code, as first picked (not to a host the pick avoided, busy by now). */
+    let asked: SandboxHost | undefined;
     for (;;) {
-      const host = nearHost(job.caller?.host, job.component) ?? this.#hosts.pick(job.component) ?? (await this.#hosts.aHost(timeoutMs));
+      const host = (asked?.state === 'ready' ? asked : undefined) ?? nearHost(job.caller?.host, job.component) ?? this.#hosts.pick(job.component) ?? (await this.#hosts.aHost(timeoutMs));
       const answer = await this.#runOn(host, job, code, timeoutMs, granted);
       // A host being replaced, which this front had not heard of yet: the same execution, elsewhere.
-      if (answer === ELSEWHERE) continue;
+      if (answer === ELSEWHERE) {
+        asked = undefined;
+        continue;
+      }
       if (answer !== NEED_CODE) return answer;
       if (code) throw new Error('A sandbox host asked twice for the same code.');
+      asked = host;
       code = await job.loadCode();
       // The request may have been answered while the code was read.
       job.budget.assertOpen();
