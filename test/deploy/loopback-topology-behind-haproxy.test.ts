@@ -52,6 +52,7 @@ t.test('three registry processes on one S3 server behind HAProxy: publish on one
 
   const statuses = new Map<number | string, number>();
   let loading = true;
+  const answered = () => statuses.get(200) ?? 0;
   const loop = async () => {
     while (loading) {
       const status = await request(`${balancer}health-slow`).then((answer) => (answer.status === 200 ? 200 : `${answer.status} ${answer.text}`), (error: Error) => error.message);
@@ -62,13 +63,17 @@ t.test('three registry processes on one S3 server behind HAProxy: publish on one
   await new Promise((resolve) => setTimeout(resolve, 500));
   const stopping = replicas[1]!;
   const exited = new Promise<number | null>((resolve) => stopping.child.once('exit', (code) => resolve(code)));
+  const beforeStop = answered();
   process.kill(stopping.child.pid!, 'SIGTERM');
   t.equal(await exited, 0, 'the drained replica exits 0');
+  const whileDraining = answered() - beforeStop;
   await new Promise((resolve) => setTimeout(resolve, 500));
   loading = false;
   await load;
   t.same([...statuses.keys()], [200], 'no request failed while a replica drained');
-  t.ok(statuses.get(200)! > 50, `requests kept flowing (${statuses.get(200)} answered)`);
+  // What happened, not how fast: a busy machine answers fewer in the same time.
+  t.ok(whileDraining > 0, `requests kept flowing while it drained (${whileDraining} answered)`);
+  t.ok(answered() - beforeStop - whileDraining > 0, `and after it exited (${answered() - beforeStop - whileDraining} answered)`);
 
   await startReplica(ports[1]!);
   const restarted = `http://127.0.0.1:${ports[1]}/`;

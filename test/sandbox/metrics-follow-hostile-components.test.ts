@@ -4,10 +4,14 @@ import { BYSTANDER } from './bystander';
 import { parseMetrics, valueOf } from './parse-metrics';
 import { hostsUp, until } from './wait-for';
 
+const LIMIT_MS = 6000;
+
 t.test('GET /metrics parses, and its counters move as hostile components are stopped', async (t) => {
   const started = await startRegistry(t, [fixture('hostile-sync-loop'), fixture('hostile-memory-array'), fixture('hostile-stack-overflow'), BYSTANDER], (config) => {
     config.limits.sandboxHosts = 2;
-    config.limits.executionTimeoutMs = 2500; // room for the memory bomb to reach its limit first, on a busy machine too
+    // Room for the memory bomb to reach its limit first, on a busy machine too: beside a second suite
+    // it needed more than 2.5 s (504).
+    config.limits.executionTimeoutMs = LIMIT_MS;
     config.limits.memoryMb = 16;
   });
   const { url, registry } = started;
@@ -49,7 +53,7 @@ t.test('GET /metrics parses, and its counters move as hostile components are sto
   t.equal(valueOf(after, 'tessera_execution_timeouts_total', { component: 'hostile-sync-loop', tenant: 'default' }), 1);
   t.equal(valueOf(after, 'tessera_memory_limit_kills_total', { component: 'hostile-memory-array', tenant: 'default' }), 1);
   t.equal(valueOf(after, 'tessera_execution_duration_seconds_count', { component: 'hello-world' }), 2);
-  t.ok(valueOf(after, 'tessera_execution_duration_seconds_sum', { component: 'hostile-sync-loop' }) >= 2.5, 'the timed-out execution took its whole limit');
+  t.ok(valueOf(after, 'tessera_execution_duration_seconds_sum', { component: 'hostile-sync-loop' }) >= LIMIT_MS / 1000, 'the timed-out execution took its whole limit');
   t.equal(valueOf(after, 'tessera_http_requests_total', { method: 'GET', route: '/:name', status: '200' }), 1);
   t.equal(valueOf(after, 'tessera_http_requests_total', { method: 'GET', route: '/:name/:version', status: '200' }), 1);
   t.equal(valueOf(after, 'tessera_http_requests_total', { method: 'GET', route: '/:name', status: '404' }), 1);
