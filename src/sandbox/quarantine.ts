@@ -31,6 +31,11 @@ class LossCounter {
     return this.#threshold;
   }
 
+  /** Whether anything is refused now or was lately (the render path asks before making a key). */
+  get refusing(): boolean {
+    return this.#until.size > 0;
+  }
+
   /** Counts a loss; answers whether it has just started a quarantine. */
   record(name: string): boolean {
     const now = performance.now();
@@ -81,7 +86,8 @@ export class Quarantine {
 
   /** What refuses the component now (its own losses or its tenant's), and for how many more seconds; undefined when nothing does. */
   refusal(component: string, tenant: string): { scope: QuarantineScope; seconds: number } | undefined {
-    const own = this.#component.secondsLeft(ownerKey({ component, tenant }));
+    // Nothing quarantined (the render path's case): no key is made.
+    const own = this.#component.refusing ? this.#component.secondsLeft(ownerKey({ component, tenant })) : 0;
     const tenants = this.#tenant.secondsLeft(tenant);
     if (own === 0 && tenants === 0) return undefined;
     return tenants >= own ? { scope: 'tenant', seconds: tenants } : { scope: 'component', seconds: own };
