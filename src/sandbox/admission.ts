@@ -5,8 +5,6 @@ import type { RequestBudget } from './request-budget';
 import { TENANCY_POLICY } from './tenancy-policy';
 import { TenantShares } from './tenant-shares';
 
-/** The gate an execution takes a slot of: its version's publisher's, of its component. */
-const ownerOf = (job: ExecutionJob): ComponentOwner => ({ component: job.component, tenant: job.tenant });
 
 /**
  * Admission of executions: every execution holds a slot of its component's gate and of its paying
@@ -33,7 +31,8 @@ export class Admission {
    * an execution awaits costs the front a turn of microtasks).
    */
   admit(job: ExecutionJob, payer: string): Promise<void> | undefined {
-    const owner = ownerOf(job);
+    // The gate it takes a slot of: its version's publisher's, of its component (a job names both).
+    const owner: ComponentOwner = job;
     if (job.depth > 0) {
       this.#enterNow(owner, payer);
       return undefined;
@@ -48,7 +47,7 @@ export class Admission {
   /** Gives back what `admit` took. */
   leave(job: ExecutionJob, payer: string): void {
     this.#shares.leave(payer);
-    this.#componentGates.leave(ownerOf(job), job.depth > 0 && payer !== job.tenant ? payer : undefined);
+    this.#componentGates.leave(job, job.depth > 0 && payer !== job.tenant ? payer : undefined);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { TesseraError } from '../errors/errors';
 import { AdmissionGate } from './admission-gate';
-import { ownerKey, type ComponentOwner } from './component-owner';
+import type { ComponentOwner } from './component-owner';
 import { TENANCY_POLICY } from './tenancy-policy';
 
 /**
@@ -9,7 +9,9 @@ import { TENANCY_POLICY } from './tenancy-policy';
  * at once and the rest wait in that component's own queue, up to `maxQueue`, then OVERLOADED. A hot
  * tenant therefore holds at most `capacity` of the pool's slots, and its backlog never stands in
  * front of other components. Only components with executions running or waiting keep a gate, and
- * only published components reach here, so the map stays bounded.
+ * only published components reach here, so the map stays bounded. Gates are found by tenant, then
+ * name: every execution enters and leaves one, and a key joining the two would be a new string to
+ * build and hash each time.
  */
 interface Gate {
   gate: AdmissionGate;
@@ -22,7 +24,7 @@ interface Gate {
 export class ComponentGates {
   readonly #capacity: number;
   readonly #maxQueue: number;
-  readonly #gates = new Map<string, Gate>();
+  readonly #gates = new Map<string, Map<string, Gate>>();
   /** The slots of a component other tenants' requests may hold together, and one other tenant's. */
   readonly #foreignCap: number;
   readonly #perForeignCap: number;
@@ -40,18 +42,17 @@ export class ComponentGates {
    * component's queue is full.
    */
   enter(owner: ComponentOwner, maxWaitMs: number): Promise<void> | undefined {
-    const component = ownerKey(owner);
-    const entry = this.#use(component);
+    const entry = this.#use(owner);
     let turn: Promise<void> | undefined;
     try {
       turn = entry.gate.enter(maxWaitMs);
     } catch (error) {
-      this.#release(component, entry);
+      this.#release(owner, entry);
       throw error;
     }
     // One that gave up waiting holds no slot: only its use of the gate ends.
     return turn?.catch((error: unknown) => {
-      this.#release(component, entry);
+      this.#release(owner, entry);
       throw error;
     });
   }
@@ -64,11 +65,10 @@ export class ComponentGates {
    * own visitors need, and one never takes all those the others may use.
    */
   enterNow(owner: ComponentOwner, foreignPayer?: string): void {
-    const component = ownerKey(owner);
-    const entry = this.#use(component);
+    const entry = this.#use(owner);
     const held = foreignPayer === undefined ? 0 : (entry.foreign?.get(foreignPayer) ?? 0);
     if (foreignPayer !== undefined && (held >= this.#perForeignCap || entry.foreignTotal >= this.#foreignCap)) {
-      this.#release(component, entry);
+      this.#release(owner, entry);
       const bound =
         held >= this.#perForeignCap
           ? `for the requests of tenant "${foreignPayer}" as one other tenant's requests may hold (${this.#perForeignCap} of its ${this.#capacity})`
@@ -76,7 +76,7 @@ export class ComponentGates {
       throw new TesseraError('OVERLOADED', `Component "${owner.component}" runs as many executions ${bound}: a nested render of it found no free slot; retry later.`);
     }
     if (!entry.gate.tryEnter()) {
-      this.#release(component, entry);
+      this.#release(owner, entry);
       throw new TesseraError('OVERLOADED', `Component "${owner.component}" runs as many executions at once as it may: a nested render of it found no free slot; retry later.`);
     }
     if (foreignPayer !== undefined) {
@@ -87,8 +87,7 @@ export class ComponentGates {
 
   /** Gives back a slot (`foreignPayer`: as `enterNow` took it). */
   leave(owner: ComponentOwner, foreignPayer?: string): void {
-    const component = ownerKey(owner);
-    const entry = this.#gates.get(component);
+    const entry = this.#gates.get(owner.tenant)?.get(owner.component);
     if (!entry) return;
     if (foreignPayer !== undefined && entry.foreign) {
       const held = (entry.foreign.get(foreignPayer) ?? 1) - 1;
@@ -97,27 +96,32 @@ export class ComponentGates {
       entry.foreignTotal--;
     }
     entry.gate.leave();
-    this.#release(component, entry);
+    this.#release(owner, entry);
   }
 
   /** Executions waiting behind their component's limit. */
   get queued(): number {
     let queued = 0;
-    for (const { gate } of this.#gates.values()) queued += gate.queued;
+    for (const gates of this.#gates.values()) for (const { gate } of gates.values()) queued += gate.queued;
     return queued;
   }
 
-  #use(component: string): Gate {
-    let entry = this.#gates.get(component);
+  #use({ tenant, component }: ComponentOwner): Gate {
+    let gates = this.#gates.get(tenant);
+    if (!gates) this.#gates.set(tenant, (gates = new Map()));
+    let entry = gates.get(component);
     if (!entry) {
       entry = { gate: new AdmissionGate(this.#capacity, this.#maxQueue), users: 0, foreign: undefined, foreignTotal: 0 };
-      this.#gates.set(component, entry);
+      gates.set(component, entry);
     }
     entry.users++;
     return entry;
   }
 
-  #release(component: string, entry: { users: number }): void {
-    if (--entry.users === 0) this.#gates.delete(component);
+  #release({ tenant, component }: ComponentOwner, entry: { users: number }): void {
+    if (--entry.users > 0) return;
+    const gates = this.#gates.get(tenant)!;
+    gates.delete(component);
+    if (gates.size === 0) this.#gates.delete(tenant);
   }
 }
