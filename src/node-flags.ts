@@ -6,13 +6,20 @@
  * for a host cost no CPU per request the benchmark could see and took 50 to 150 MB off the registry
  * under load, where 8 and 4 MB cost a batch about a fifth more CPU. The flag is the process's, so the
  * front threads take the front's; isolates set their own (isolated-vm gives a 64 MB isolate about 1.4 MB).
+ *
+ * The front's old generation: between two full collections V8 let it grow to four times what the
+ * last one kept (a front thread under a batch load kept about 42 MB and grew to 155 to 188 MB before
+ * the next, most of it promoted garbage), so the front process reached 450 to 510 MB after half a
+ * minute of batches. `--heap-growing-percent=50` lets it grow by half instead: the front peaked at
+ * 260 to 280 MB under the same load, with the same CPU per batch (bench/FINDINGS.md, "Memory under
+ * load"). A host's own heap is small beside its isolates: the flag did not lower a host's memory.
  */
 
 /** isolated-vm cannot run beside V8's startup snapshot. */
 const NO_SNAPSHOT = '--no-node-snapshot';
 
 /** The registry's process (its front threads), as `bin/tessera.js` and `npm start` start it. */
-export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=16'];
+export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=16', '--heap-growing-percent=50'];
 
 /** Each sandbox host process. */
 export const HOST_NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=8'];
