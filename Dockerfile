@@ -26,4 +26,6 @@ HEALTHCHECK --interval=5s --timeout=2s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3030/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains: /readyz turns 503, in-flight requests finish, the process exits 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "--no-node-snapshot", "bin/tessera.js", "start"]
+# With every one of the registry's Node flags (src/node-flags.ts): bin/tessera.js then runs the
+# registry in this process; with one missing, it would start a second Node process to add it.
+CMD ["node", "--no-node-snapshot", "--max-semi-space-size=16", "--heap-growing-percent=50", "bin/tessera.js", "start"]

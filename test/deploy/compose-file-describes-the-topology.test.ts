@@ -4,6 +4,7 @@ import path from 'node:path';
 import t from 'tap';
 import { parse } from 'yaml';
 import { REPO_ROOT, request, startRegistry } from '../helpers/start-registry';
+import { NODE_FLAGS } from '../../src/node-flags';
 
 const read = (file: string) => readFileSync(path.join(REPO_ROOT, file), 'utf8');
 
@@ -47,6 +48,9 @@ t.test('docker-compose.yml: three replicas, an S3 store, HAProxy checking /ready
   t.match(dockerfile, /^HEALTHCHECK .*\n.*\/readyz/m);
   // npm ci runs scripts/build-when-stale.js (`prepare`): the layer that installs must hold it.
   t.match(dockerfile, /^COPY scripts \.\/scripts\nRUN npm ci$/m, 'the install layer holds the script npm ci runs');
+  // Started with fewer of the registry's flags, bin/tessera.js would run it in a second Node process.
+  const command = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
+  t.same(command, ['node', ...NODE_FLAGS, 'bin/tessera.js', 'start'], "the image starts the registry with every one of its Node flags");
 
   const compose2 = ['docker compose', 'docker-compose'].find((command) => spawnSync('sh', ['-c', `${command} version`], { stdio: 'ignore' }).status === 0);
   if (compose2) {
