@@ -24,6 +24,7 @@ import { registerStaticFile } from './routes/static-file';
 import { registerTail } from './routes/tail';
 import { registerTemplateVendorFiles } from './routes/template-vendor-files';
 import { answerStalledBodies } from './stalled-bodies';
+import { releaseMemoryWhenQuiet } from './idle-memory';
 import { registerUnpublish } from './routes/unpublish';
 
 /** Seconds a client is told to wait (`Retry-After`) when the registry answers 503. */
@@ -56,6 +57,7 @@ export async function createApp(services: RegistryServices, options: { logger?: 
   });
 
   recordHttpMetrics(app, services.metrics);
+  releaseMemoryWhenQuiet(app);
   answerStalledBodies(app, services.config.limits.requestBodyIdleMs, services.config.development);
   registerCors(app, services.config);
   // OVERLOADED (503) tells the client when to come back (decisions §2).

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+/** How often a front thread looks whether requests came: it gives memory back after one to two looks of quiet. */
+export const QUIET_LOOK_MS = 2000;
+
+/**
+ * Gives back the memory its start or a load grew once the front thread has been quiet for a while
+ * (2 to 4 s): one full collection that also shrinks the young generation (25 to 35 ms of a thread
+ * that has nothing else to do). V8's own memory reducer never does it
+ * here: it judges the allocation rate by samples taken at collections, so an idle thread, which makes
+ * none, keeps the rate of the load that ended ("high alloc" every 8 s) and, with it, its 32 MB of
+ * young generation and the old generation's garbage (bench/FINDINGS.md, "Memory under load").
+ * A thread that never stops receiving requests is never collected this way; one that receives none
+ * after a release is not collected again. The first quiet spell after the start counts as one after
+ * a load: the start (the catalog read, `--with-demo`'s packaging) leaves garbage too.
+ */
+export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, collect: () => void = memoryReducingCollection): void {
+  let requests = 0;
+  // A listener on Node's server, not a fastify hook: the cheapest count of a request there is.
+  app.server.on('request', () => void requests++);
+  const watch = quietWatch(() => requests, collect);
+  const timer = setInterval(watch, everyMs).unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(timer);
+    done();
+  });
+}
+
+/**
+ * One look of the watch: `collect` once when the count did not move since the last look but moved
+ * since the last collection (or none was made yet). Returns whether it collected.
+ */
+export function quietWatch(count: () => number, collect: () => void): () => boolean {
+  let seen = count();
+  let collectedAt: number | undefined;
+  return () => {
+    const now = count();
+    if (now !== seen) {
+      seen = now;
+      return false;
+    }
+    if (now === collectedAt) return false;
+    collectedAt = now;
+    collect();
+    return true;
+  };
+}
+
+let gc: ((options: object) => void) | undefined;
+
+/**
+ * V8's collection of last resort (what it runs before it gives up on an allocation): full, and
+ * memory-reducing. Reached through the `gc` of one context made while `--expose-gc` is set, and unset
+ * at once: no other context of the process (the registry's own, the packager's isolates of
+ * `--with-demo` and `tessera dev`) gets a `gc` global.
+ */
+export function memoryReducingCollection(): void {
+  if (!gc) {
+    v8.setFlagsFromString('--expose-gc');
+    try {
+      gc = vm.runInNewContext('gc') as (options: object) => void;
+    } finally {
+      v8.setFlagsFromString('--no-expose-gc');
+    }
+  }
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}

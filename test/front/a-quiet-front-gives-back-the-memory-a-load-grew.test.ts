@@ -1,0 +1,58 @@
+import t from 'tap';
+import fastify from 'fastify';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { memoryReducingCollection, quietWatch, releaseMemoryWhenQuiet } from '../../src/front/idle-memory';
+import { request } from '../helpers/start-registry';
+import { until } from '../sandbox/wait-for';
+
+t.test('the watch collects once per quiet spell that follows requests, never while they keep coming', async (t) => {
+  let requests = 0;
+  let collections = 0;
+  const look = quietWatch(() => requests, () => collections++);
+  t.same([look(), look(), look(), collections], [true, false, false, 1], "the start's garbage, once");
+  requests += 3;
+  t.equal(look(), false, 'requests came since the last look: not quiet');
+  t.equal(look(), true, 'a look with none: the memory is given back');
+  t.same([look(), look(), collections], [false, false, 2], 'still quiet: not again');
+  for (let i = 0; i < 5; i++) {
+    requests++;
+    t.equal(look(), false, `requests at every look (${i + 1}): never`);
+  }
+  t.equal(look(), true, 'then quiet again: once more');
+  t.equal(collections, 3);
+});
+
+t.test("a front's server counts its requests for the watch: one collection after the start, one after a load", async (t) => {
+  const app = fastify();
+  app.get('/', async () => 'ok');
+  let collections = 0;
+  releaseMemoryWhenQuiet(app, 50, () => collections++);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  // Counted, not timed: on a busy machine a look may fall between two of the requests below.
+  await until(() => collections > 0);
+  const afterStart = collections;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(collections, afterStart, 'collected after the start, and not again while nothing comes');
+  for (let i = 0; i < 20; i++) t.equal((await request(url)).status, 200);
+  await until(() => collections > afterStart);
+  const afterLoad = collections;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(collections, afterLoad, 'collected after the load, and not again while nothing comes');
+});
+
+t.test('the collection shrinks the young generation and leaves no gc global in any other context', async (t) => {
+  const newSpace = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
+  // Short-lived garbage until the young generation has grown past its smallest size.
+  let kept: object[] = [];
+  for (let i = 0; newSpace() <= 4 * 2 ** 20 && i < 5e7; i++) {
+    kept.push({ i });
+    if (kept.length > 50_000) kept = [];
+  }
+  t.ok(newSpace() > 4 * 2 ** 20, 'the young generation grew');
+  memoryReducingCollection();
+  t.ok(newSpace() <= 2 * 2 ** 20, `the young generation is back to its smallest (${newSpace()} bytes)`);
+  t.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined', 'this context has no gc');
+  t.equal(vm.runInNewContext('typeof gc'), 'undefined', 'nor has a context made after it');
+});
