@@ -2,26 +2,28 @@ import type { FastifyInstance } from 'fastify';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-/** How often a front thread looks whether requests came: it gives memory back after one to two looks of quiet. */
-export const QUIET_LOOK_MS = 2000;
+/** How often a front thread looks whether requests came, and for how many looks in a row none must have come. */
+export const QUIET_LOOK_MS = 1000;
+export const QUIET_LOOKS = 5;
 
 /**
- * Gives back the memory its start or a load grew once the front thread has been quiet for a while
- * (2 to 4 s): one full collection that also shrinks the young generation (25 to 35 ms of a thread
- * that has nothing else to do). V8's own memory reducer never does it
- * here: it judges the allocation rate by samples taken at collections, so an idle thread, which makes
- * none, keeps the rate of the load that ended ("high alloc" every 8 s) and, with it, its 32 MB of
- * young generation and the old generation's garbage (bench/FINDINGS.md, "Memory under load").
- * A thread that never stops receiving requests is never collected this way; one that receives none
- * after a release is not collected again. The first quiet spell after the start counts as one after
- * a load: the start (the catalog read, `--with-demo`'s packaging) leaves garbage too.
+ * Gives back the memory its start or a load grew once the front thread has had no request for 5 to
+ * 6 s: one full collection that also shrinks the young generation (25 to 35 ms of a thread that has
+ * nothing else to do). V8's own memory reducer never does it here: it judges the allocation rate by
+ * samples taken at collections, so an idle thread, which makes none, keeps the rate of the load that
+ * ended ("high alloc" every 8 s) and, with it, its 32 MB of young generation and the old
+ * generation's garbage (bench/FINDINGS.md, "Memory under load"). Shorter pauses between requests
+ * (a benchmark's alternating rounds of 3 s, a page's visitors a few seconds apart) keep what the
+ * load grew. A thread that never stops receiving requests is never collected this way; one that
+ * receives none after a release is not collected again. The first quiet spell after the start counts
+ * as one after a load: the start (the catalog read, `--with-demo`'s packaging) leaves garbage too.
  */
-export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, collect: () => void = memoryReducingCollection): void {
+export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, quietLooks = QUIET_LOOKS, collect: () => void = memoryReducingCollection): void {
   let requests = 0;
   // A listener on Node's server, not a fastify hook: the cheapest count of a request there is.
   app.server.on('request', () => void requests++);
-  const watch = quietWatch(() => requests, collect);
-  const timer = setInterval(watch, everyMs).unref();
+  const look = quietWatch(() => requests, quietLooks, collect);
+  const timer = setInterval(look, everyMs).unref();
   app.addHook('onClose', (_instance, done) => {
     clearInterval(timer);
     done();
@@ -29,19 +31,21 @@ export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOO
 }
 
 /**
- * One look of the watch: `collect` once when the count did not move since the last look but moved
- * since the last collection (or none was made yet). Returns whether it collected.
+ * One look of the watch: `collect` once when the count has not moved for `quietLooks` looks in a
+ * row and moved since the last collection (or none was made yet). Returns whether it collected.
  */
-export function quietWatch(count: () => number, collect: () => void): () => boolean {
+export function quietWatch(count: () => number, quietLooks: number, collect: () => void): () => boolean {
   let seen = count();
+  let quiet = 0;
   let collectedAt: number | undefined;
   return () => {
     const now = count();
     if (now !== seen) {
       seen = now;
+      quiet = 0;
       return false;
     }
-    if (now === collectedAt) return false;
+    if (++quiet < quietLooks || now === collectedAt) return false;
     collectedAt = now;
     collect();
     return true;

@@ -9,25 +9,29 @@ import { until } from '../sandbox/wait-for';
 t.test('the watch collects once per quiet spell that follows requests, never while they keep coming', async (t) => {
   let requests = 0;
   let collections = 0;
-  const look = quietWatch(() => requests, () => collections++);
-  t.same([look(), look(), look(), collections], [true, false, false, 1], "the start's garbage, once");
+  // Quiet for two looks in a row.
+  const look = quietWatch(() => requests, 2, () => collections++);
+  t.same([look(), look(), look(), look(), collections], [false, true, false, false, 1], "the start's garbage, once, at the second quiet look");
   requests += 3;
-  t.equal(look(), false, 'requests came since the last look: not quiet');
-  t.equal(look(), true, 'a look with none: the memory is given back');
+  t.same([look(), look(), look()], [false, false, true], 'requests came: two quiet looks after them, then the memory is given back');
   t.same([look(), look(), collections], [false, false, 2], 'still quiet: not again');
+  requests++;
+  t.equal(look(), false, 'a request');
+  t.equal(look(), false, 'one quiet look');
+  requests++;
+  t.same([look(), look(), collections], [false, false, 2], 'a request between quiet looks starts the count again');
   for (let i = 0; i < 5; i++) {
     requests++;
     t.equal(look(), false, `requests at every look (${i + 1}): never`);
   }
-  t.equal(look(), true, 'then quiet again: once more');
-  t.equal(collections, 3);
+  t.same([look(), look(), collections], [false, true, 3], 'then quiet again: once more');
 });
 
 t.test("a front's server counts its requests for the watch: one collection after the start, one after a load", async (t) => {
   const app = fastify();
   app.get('/', async () => 'ok');
   let collections = 0;
-  releaseMemoryWhenQuiet(app, 50, () => collections++);
+  releaseMemoryWhenQuiet(app, 25, 2, () => collections++);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => app.close());
   // Counted, not timed: on a busy machine a look may fall between two of the requests below.
