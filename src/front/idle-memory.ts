@@ -58,16 +58,20 @@ let gc: ((options: object) => void) | undefined;
  * V8's collection of last resort (what it runs before it gives up on an allocation): full, and
  * memory-reducing. Reached through the `gc` of one context made while `--expose-gc` is set, and unset
  * at once: no other context of the process (the registry's own, the packager's isolates of
- * `--with-demo` and `tessera dev`) gets a `gc` global.
+ * `--with-demo` and `tessera dev`) gets a `gc` global. The flag is the process's: when another front
+ * thread unset it between our setting it and our context, that context has no `gc`, and this thread
+ * tries again at its next quiet spell.
  */
 export function memoryReducingCollection(): void {
-  if (!gc) {
-    v8.setFlagsFromString('--expose-gc');
-    try {
-      gc = vm.runInNewContext('gc') as (options: object) => void;
-    } finally {
-      v8.setFlagsFromString('--no-expose-gc');
-    }
+  gc ??= exposedGc();
+  gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+function exposedGc(): ((options: object) => void) | undefined {
+  v8.setFlagsFromString('--expose-gc');
+  try {
+    return vm.runInNewContext('typeof gc === "function" ? gc : undefined') as ((options: object) => void) | undefined;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
   }
-  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }

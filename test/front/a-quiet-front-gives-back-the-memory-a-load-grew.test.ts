@@ -2,6 +2,8 @@ import t from 'tap';
 import fastify from 'fastify';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { memoryReducingCollection, quietWatch, releaseMemoryWhenQuiet } from '../../src/front/idle-memory';
 import { request } from '../helpers/start-registry';
 import { until } from '../sandbox/wait-for';
@@ -59,4 +61,22 @@ t.test('the collection shrinks the young generation and leaves no gc global in a
   t.ok(newSpace() <= 2 * 2 ** 20, `the young generation is back to its smallest (${newSpace()} bytes)`);
   t.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined', 'this context has no gc');
   t.equal(vm.runInNewContext('typeof gc'), 'undefined', 'nor has a context made after it');
+});
+
+t.test('front threads collecting at the same moment never throw, though the flag they set is the process\'s', async (t) => {
+  const module = path.join(__dirname, '..', '..', 'src', 'front', 'idle-memory.js');
+  const source = `const { memoryReducingCollection } = require(${JSON.stringify(module)});
+    for (let i = 0; i < 5; i++) memoryReducingCollection();
+    require('node:worker_threads').parentPort.postMessage(typeof gc);`;
+  const threads = Array.from({ length: 4 }, () => new Worker(source, { eval: true }));
+  const ends = await Promise.all(
+    threads.map((thread) => new Promise<[unknown, number]>((resolve) => {
+      let said: unknown;
+      thread.on('message', (message) => (said = message));
+      thread.on('error', (error) => (said = error.message));
+      thread.on('exit', (code) => resolve([said, code]));
+    })),
+  );
+  t.same(ends, Array.from({ length: 4 }, () => ['undefined', 0]), 'each thread ended normally, with no gc global of its own');
+  t.equal(vm.runInNewContext('typeof gc'), 'undefined', 'and a context made after them has none');
 });
