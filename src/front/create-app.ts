@@ -57,12 +57,14 @@ export async function createApp(services: RegistryServices, options: { logger?: 
   });
 
   recordHttpMetrics(app, services.metrics);
-  releaseMemoryWhenQuiet(app);
+  const answered = releaseMemoryWhenQuiet(app);
   answerStalledBodies(app, services.config.limits.requestBodyIdleMs, services.config.development);
   registerCors(app, services.config);
-  // OVERLOADED (503) tells the client when to come back (decisions §2).
-  // A callback hook, not an async one: it runs on every response and needs no promise.
+  // Every answer: counted for the quiet front's collection (idle-memory.ts); OVERLOADED (503) tells the
+  // client when to come back (decisions §2). A callback hook, not an async one: it runs on every
+  // response and needs no promise.
   app.addHook('onSend', (request, reply, payload, done) => {
+    answered();
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     reply.header(REQUEST_ID_HEADER, request.id);
     // A draining replica lets each kept-alive connection go after its answer, so clients move on.

@@ -7,8 +7,8 @@ export const QUIET_LOOK_MS = 1000;
 export const QUIET_LOOKS = 5;
 
 /**
- * Gives back the memory its start or a load grew once the front thread has had no request for 5 to
- * 6 s: one full collection that also shrinks the young generation (25 to 35 ms of a thread that has
+ * Gives back the memory its start or a load grew once the front thread has answered no request for
+ * 5 to 6 s: one full collection that also shrinks the young generation (25 to 35 ms of a thread that has
  * nothing else to do). V8's own memory reducer never does it here: it judges the allocation rate by
  * samples taken at collections, so an idle thread, which makes none, keeps the rate of the load that
  * ended ("high alloc" every 8 s) and, with it, its 32 MB of young generation and the old
@@ -18,16 +18,17 @@ export const QUIET_LOOKS = 5;
  * receives none after a release is not collected again. The first quiet spell after the start counts
  * as one after a load: the start (the catalog read, `--with-demo`'s packaging) leaves garbage too.
  */
-export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, quietLooks = QUIET_LOOKS, collect: () => void = memoryReducingCollection): void {
-  let requests = 0;
-  // A listener on Node's server, not a fastify hook: the cheapest count of a request there is.
-  app.server.on('request', () => void requests++);
-  const look = quietWatch(() => requests, quietLooks, collect);
+export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, quietLooks = QUIET_LOOKS, collect: () => void = memoryReducingCollection): () => void {
+  let answers = 0;
+  const look = quietWatch(() => answers, quietLooks, collect);
   const timer = setInterval(look, everyMs).unref();
   app.addHook('onClose', (_instance, done) => {
     clearInterval(timer);
     done();
   });
+  // Called by a hook every answer already runs (create-app.ts): a listener or a hook of its own would
+  // add a call to every request (a second `request` listener makes Node copy its listeners each time).
+  return () => void answers++;
 }
 
 /**

@@ -5,7 +5,6 @@ import type { RequestBudget } from './request-budget';
 import { TENANCY_POLICY } from './tenancy-policy';
 import { TenantShares } from './tenant-shares';
 
-
 /**
  * Admission of executions: every execution holds a slot of its component's gate and of its paying
  * tenant's share (the tenant of the request from outside that caused it). One from outside waits for
