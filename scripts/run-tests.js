@@ -1,8 +1,8 @@
 // `npm test`, after its `pretest` (prerequisites, build): builds tap with the project's plugins,
 // shares the test files out between parts (write-test-parts.js), packages every fixture once
 // (warm-fixture-cache.ts), then runs the parts with Node's runner, six at a time. Every step runs
-// with the same temporary folder (test-temporary-folder.js), so that the fixtures the warm-up packaged are the ones
-// the tests find. Exits with the first failing step's code.
+// with the same temporary folder (test-temporary-folder.js), so that the fixtures the warm-up
+// packaged are the ones the tests find. Exits with the first failing step's code.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { testTemporaryFolder } = require('./test-temporary-folder');
@@ -34,6 +34,7 @@ const steps = [
 ];
 
 for (const args of steps) {
-  const { status, signal } = spawnSync(node, args, { cwd: root, env, stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? (signal ? 1 : 0));
+  // A step ended by a signal, or that could not start, has no status: a failure all the same.
+  const { status } = spawnSync(node, args, { cwd: root, env, stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
 }

@@ -29,4 +29,4 @@ function testTemporaryFolder(env, ramFolder = RAM_FOLDER, neededBytes = RAM_NEED
   }
 }
 
-module.exports = { testTemporaryFolder };
+module.exports = { testTemporaryFolder, RAM_NEEDED_BYTES };

@@ -6,12 +6,12 @@ import { REPO_ROOT } from '../helpers/start-registry';
 
 type Chooser = (env: Record<string, string | undefined>, ramFolder?: string, neededBytes?: number) => string | undefined;
 // A plain script of npm test's, read where it is (scripts/ is not compiled).
-const { testTemporaryFolder } = require(path.join(REPO_ROOT, 'scripts', 'test-temporary-folder.js')) as { testTemporaryFolder: Chooser };
+const { testTemporaryFolder, RAM_NEEDED_BYTES } = require(path.join(REPO_ROOT, 'scripts', 'test-temporary-folder.js')) as { testTemporaryFolder: Chooser; RAM_NEEDED_BYTES: number };
 
 const ram = (() => {
   try {
     const { bavail, bsize } = statfsSync('/dev/shm');
-    return bavail * bsize >= 2 * 1024 ** 3;
+    return bavail * bsize >= RAM_NEEDED_BYTES;
   } catch {
     return false;
   }
