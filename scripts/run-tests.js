@@ -35,6 +35,7 @@ const steps = [
 
 for (const args of steps) {
   // A step ended by a signal, or that could not start, has no status: a failure all the same.
-  const { status } = spawnSync(node, args, { cwd: root, env, stdio: 'inherit' });
+  const { status, error } = spawnSync(node, args, { cwd: root, env, stdio: 'inherit' });
+  if (error) process.stderr.write(`npm test could not run ${args.at(-1)}: ${error.message}\n`);
   if (status !== 0) process.exit(status ?? 1);
 }

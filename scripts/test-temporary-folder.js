@@ -6,9 +6,10 @@ const path = require('node:path');
 /**
  * The tests write and remove thousands of temporary folders (each registry's storage, its hosts'
  * sockets, spooled uploads, an S3 server's objects: under 100 MB at once). On a disk mounted with
- * `discard`, as cloud disks often are, every removal is also a trim: a part of 25 test files spent
- * 6.2 to 6.4 s of system CPU there, 4.6 to 4.8 s in RAM. So the suite's temporary folder is under
- * /dev/shm (RAM, on Linux) when it has room; a TMPDIR set by whoever runs the tests wins.
+ * `discard` (the machines this suite is measured on), every removal is also a trim: a part of 25
+ * test files spent 6.2 to 6.4 s of system CPU there, 4.6 to 4.8 s in RAM. So the suite's temporary
+ * folder is under /dev/shm (RAM, on Linux) when it has room; a TMPDIR set by whoever runs the
+ * tests wins.
  */
 const RAM_FOLDER = '/dev/shm';
 /** Far above what the suite holds at once, so that a small /dev/shm (a container's 64 MB) is not filled. */
@@ -29,4 +30,4 @@ function testTemporaryFolder(env, ramFolder = RAM_FOLDER, neededBytes = RAM_NEED
   }
 }
 
-module.exports = { testTemporaryFolder, RAM_NEEDED_BYTES };
+module.exports = { testTemporaryFolder };

@@ -7,8 +7,8 @@ import { REPO_ROOT } from '../helpers/start-registry';
 
 /**
  * `npm test`'s own script (scripts/run-tests.js), copied into a folder of its own whose steps are
- * small stand-ins: each step writes its name and its TMPDIR to a log, and the one named in FAIL
- * exits with 3 (the runner's step, a test file that fails).
+ * small stand-ins: each writes its name and its TMPDIR to a log, and the step named in FAIL exits
+ * with 3; the part the runner runs holds one test, which fails when FAIL is `a test`.
  */
 async function stepsFolder(t: { teardown(fn: () => unknown): void }): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-run-tests-'));
