@@ -17,9 +17,8 @@ const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env;
 const steps = [
   ['scripts/build-tap-plugins.js'],
   ['scripts/write-test-parts.js'],
-  ['--no-node-snapshot', '--require', inDist('src/enable-compile-cache.js'), inDist('test/helpers/warm-fixture-cache.js')],
+  ['--require', inDist('src/enable-compile-cache.js'), inDist('test/helpers/warm-fixture-cache.js')],
   [
-    '--no-node-snapshot',
     '--require',
     inDist('src/enable-compile-cache.js'),
     '--require',

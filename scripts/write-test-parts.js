@@ -2,9 +2,8 @@
 // the suite, each a file under dist/test-parts/ that runs its share in one process, one file after
 // the other (test/helpers/run-files.ts), and that Node's runner runs beside the other parts.
 // Round-robin over the files in path order, so that each folder's heavy files (replicas, S3
-// servers, browsers) spread over the parts. A file that loads isolated-vm into its own process (the
-// packager's tests) runs alone: one holding isolated-vm's threads has been seen stuck at its exit. So
-// does a file whose source has a line starting `// Runs alone:`, which says why.
+// servers, browsers) spread over the parts. A file whose source has a line starting
+// `// Runs alone:`, which says why, runs in a part of its own.
 const { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -25,7 +24,7 @@ function testFiles(folder) {
 
 const runsAlone = (file) => {
   const source = readFileSync(path.join(tests, file), 'utf8');
-  return /require\("\.\.\/helpers\/isolated-vm-in-this-process"\)/.test(source) || /^\/\/ Runs alone:/m.test(source);
+  return /^\/\/ Runs alone:/m.test(source);
 };
 
 const files = testFiles(tests);

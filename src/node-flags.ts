@@ -23,3 +23,6 @@ export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-siz
 
 /** Each sandbox host process. */
 export const HOST_NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=8'];
+
+/** The packager's reader of server entries, which evaluates a bundle in an isolate to read its definition. */
+export const SERVER_READER_NODE_FLAGS: readonly string[] = [NO_SNAPSHOT];

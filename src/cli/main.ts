@@ -1,4 +1,3 @@
-import { isolatesTornDown } from '../packager/isolate-teardown';
 import { describeFailure, type Command } from './command';
 
 /**
@@ -51,7 +50,5 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     process.stderr.write(`${describeFailure(error)}\n`);
     process.exitCode = 1;
-  } finally {
-    await isolatesTornDown();
   }
 }

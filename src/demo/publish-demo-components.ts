@@ -31,8 +31,8 @@ export async function publishDemoComponents(catalog: Catalog): Promise<string[]>
       await catalog.add(name, version);
     }
   } finally {
-    // The bundler's service process would keep a failed start from exiting.
-    if (packager) await (await import('../packager/stop-bundler')).stopBundler();
+    // esbuild's service would keep a failed start from exiting; neither helper is needed once the demo is stored.
+    if (packager) await (await import('../packager/stop-packager-processes')).stopPackagerProcesses();
   }
   return published;
 }

@@ -1,7 +1,9 @@
-import ivm from 'isolated-vm';
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { TesseraError } from '../errors/errors';
-import { noteIsolateDisposed } from './isolate-teardown';
+import { SERVER_READER_NODE_FLAGS } from '../node-flags';
 import type { ParameterDefinition } from '../descriptor/descriptor-types';
+import type { ReadAnswer, ReadRequest } from './server-definition-child';
 
 export interface ServerDescription {
   kind: 'modern' | 'legacy';
@@ -9,62 +11,100 @@ export interface ServerDescription {
   actions: string[];
 }
 
-/**
- * Runs inside the throw-away isolate (injected with `Function.prototype.toString`, so it refers to
- * nothing outside its body): loads the bundle as the sandbox does, with its own `module`, `exports`
- * and a `require` that refuses, then tells what it exports.
- */
-function describeServer(load: (module: object, exports: unknown, require: (name: string) => never) => void): string {
-  (globalThis as { console?: object }).console = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
-  const module: { exports: unknown } = { exports: {} };
-  try {
-    load(module, module.exports, (name) => {
-      throw new Error(`Module "${String(name)}" is not bundled with the component and the registry does not provide it.`);
-    });
-  } catch (error) {
-    return JSON.stringify({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
-  }
-  // What the tenant's bundle exported, as far as it is read here.
-  const exported = module.exports as { server?: { definition?: { parameters: unknown; actions: object } }; data?: unknown } | null | undefined;
-  const definition = exported?.server?.definition;
-  if (definition && typeof definition === 'object') {
-    return JSON.stringify({ kind: 'modern', parameters: definition.parameters, actions: Object.keys(definition.actions) });
-  }
-  if (typeof exported?.data === 'function') return JSON.stringify({ kind: 'legacy' });
-  return JSON.stringify({ kind: 'invalid' });
+const CHILD_FILE = path.join(__dirname, 'server-definition-child.js');
+/** Far past the isolate's own 5 s limit, for a loaded machine: a reader that has not answered by then is stuck. */
+const ANSWER_LIMIT_MS = 60_000;
+
+interface Waiting {
+  resolve(answer: ReadAnswer): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
 }
 
 /**
- * Evaluates a server bundle in a throw-away isolate (never in the packager's own realm) to read
- * what a modern entry declares with `withParameters` and `.action`.
+ * One reader process at a time, started on the first bundle to read and reused for the next ones.
+ * It never keeps this process alive (referenced only while a read waits), and is killed when this
+ * process exits: a command that packaged never waits for isolated-vm's teardown, in a process
+ * that never loaded it.
+ */
+let reader: { child: ChildProcess; waiting: Map<number, Waiting> } | undefined;
+let nextId = 0;
+
+function startReader(): NonNullable<typeof reader> {
+  const child = fork(CHILD_FILE, [], { execArgv: [...SERVER_READER_NODE_FLAGS], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const started = { child, waiting: new Map<number, Waiting>() };
+  child.on('message', (answer: ReadAnswer) => {
+    const waiting = started.waiting.get(answer.id);
+    if (!waiting) return;
+    settle(started, answer.id);
+    waiting.resolve(answer);
+  });
+  child.once('exit', (code, signal) => {
+    if (reader === started) reader = undefined;
+    for (const [id, waiting] of started.waiting) {
+      settle(started, id);
+      waiting.reject(new Error(`the process reading the server entry ended (${signal ?? `code ${code}`})`));
+    }
+  });
+  child.unref();
+  child.channel?.unref();
+  return started;
+}
+
+function settle(started: NonNullable<typeof reader>, id: number): void {
+  clearTimeout(started.waiting.get(id)?.timer);
+  started.waiting.delete(id);
+  if (started.waiting.size === 0) started.child.channel?.unref();
+}
+
+process.once('exit', () => stopServerReader());
+
+/** Ends the reader process, if one runs (a registry that packaged its demo components keeps none). */
+export function stopServerReader(): void {
+  reader?.child.kill('SIGKILL');
+  reader = undefined;
+}
+
+function askReader(code: string): Promise<ReadAnswer> {
+  const current = (reader ??= startReader());
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the server entry was not read within ${ANSWER_LIMIT_MS / 1000} s`));
+      stopServerReader();
+    }, ANSWER_LIMIT_MS);
+    current.waiting.set(id, { resolve, reject, timer });
+    current.child.channel?.ref();
+    current.child.send({ id, code } satisfies ReadRequest);
+  });
+}
+
+/**
+ * Evaluates a server bundle in a throw-away isolate of another process (never in the packager's
+ * own realm) to read what a modern entry declares with `withParameters` and `.action`.
  */
 export async function readServerDefinition(serverCode: string): Promise<ServerDescription> {
-  const isolate = new ivm.Isolate({ memoryLimit: 64 });
+  let answer: ReadAnswer;
   try {
-    const context = await isolate.createContext();
-    const script = `(${describeServer.toString()})(function(module, exports, require){${serverCode}\n});`;
-    const described = JSON.parse((await context.eval(script, { timeout: 5000 })) as string) as {
-      kind: string;
-      message?: string;
-      parameters?: Record<string, ParameterDefinition>;
-      actions?: string[];
-    };
-    if (described.kind === 'failed') {
-      throw new TesseraError('PACKAGE_NOT_VALID', 'The server entry fails when loaded.', { details: { problems: [described.message ?? 'unknown failure'] } });
-    }
-    if (described.kind !== 'modern' && described.kind !== 'legacy') {
-      throw new TesseraError('PACKAGE_NOT_VALID', 'The server entry exports neither `server` (built with oc-server) nor a legacy `data` function.', {
-        details: { problems: ['the server entry must export `server` or `data`'] },
-      });
-    }
-    return { kind: described.kind, parameters: described.parameters ?? {}, actions: described.actions ?? [] };
+    answer = await askReader(serverCode);
   } catch (error) {
-    if (error instanceof TesseraError) throw error;
-    throw new TesseraError('PACKAGE_NOT_VALID', 'The server entry fails when loaded.', { details: { problems: [(error as Error).message] } });
-  } finally {
-    // Past its memory limit isolated-vm has disposed it already, and a second dispose would throw
-    // over the coded error above.
-    if (!isolate.isDisposed) isolate.dispose();
-    noteIsolateDisposed();
+    throw failsWhenLoaded((error as Error).message);
   }
+  if (answer.described === undefined) throw failsWhenLoaded(answer.failure ?? 'unknown failure');
+  let described: { kind?: string; message?: string; parameters?: Record<string, ParameterDefinition>; actions?: string[] };
+  try {
+    // Written by the bundle's realm, whose JSON the tenant's code may have replaced.
+    described = (JSON.parse(answer.described) as typeof described | null) ?? {};
+  } catch (error) {
+    throw failsWhenLoaded((error as Error).message);
+  }
+  if (described.kind === 'failed') throw failsWhenLoaded(described.message ?? 'unknown failure');
+  if (described.kind !== 'modern' && described.kind !== 'legacy') {
+    throw new TesseraError('PACKAGE_NOT_VALID', 'The server entry exports neither `server` (built with oc-server) nor a legacy `data` function.', {
+      details: { problems: ['the server entry must export `server` or `data`'] },
+    });
+  }
+  return { kind: described.kind, parameters: described.parameters ?? {}, actions: described.actions ?? [] };
 }
+
+const failsWhenLoaded = (problem: string) => new TesseraError('PACKAGE_NOT_VALID', 'The server entry fails when loaded.', { details: { problems: [problem] } });

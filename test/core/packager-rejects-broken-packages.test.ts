@@ -1,4 +1,3 @@
-import '../helpers/isolated-vm-in-this-process';
 import t from 'tap';
 import { fixture } from '../helpers/start-registry';
 import { TesseraError } from '../../src/errors/errors';

@@ -1,4 +1,3 @@
-import '../helpers/isolated-vm-in-this-process';
 import t from 'tap';
 import { packageComponent } from '../../src/packager/package-component';
 import { packTarball } from '../../src/packager/pack-tarball';

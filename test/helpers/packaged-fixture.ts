@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,8 +8,6 @@ import { filesUnder } from './files-under';
 const REPO_ROOT = path.join(__dirname, '..', '..', '..');
 /** One folder per checkout: another checkout's tests on this machine keep their own builds' packages. */
 const CACHE = path.join(os.tmpdir(), 'tessera-packaged-fixtures', createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 12));
-/** The argument that makes this file a child that packages one folder (`npm test` runs test files with Node's snapshot). */
-const CHILD = '--package-one-fixture';
 
 /** A package as JSON: its files in base64. */
 interface StoredPackage {
@@ -22,12 +19,9 @@ const unstored = ({ descriptor, files }: StoredPackage): PackagedComponent => ({
 
 /**
  * A component folder's package, made once per build and kept in the system's temporary folder, so
- * that most test files never load the packager: esbuild's service, and isolated-vm (which reads a
- * server entry's definition), whose thread pool has been seen holding a process at its exit after
- * all its tests had passed. Keyed by the build and by the folder's path and contents. `npm test`
- * fills it for every fixture before the suite (warm-fixture-cache.ts). A folder not packaged yet is
- * packaged in a child process when this one runs with Node's snapshot (as `npm test` runs test
- * files): isolated-vm needs Node started with --no-node-snapshot.
+ * that most test files never start the packager's processes (esbuild's service, the reader of
+ * server entries) nor pay for a packaging. Keyed by the build and by the folder's path and
+ * contents. `npm test` fills it for every fixture before the suite (warm-fixture-cache.ts).
  */
 export async function packagedFixture(dir: string): Promise<PackagedComponent> {
   const build = await stat(path.join(REPO_ROOT, 'dist', '.built')).then((built) => String(Math.round(built.mtimeMs)), () => 'unbuilt');
@@ -38,7 +32,6 @@ export async function packagedFixture(dir: string): Promise<PackagedComponent> {
   } catch {
     // not packaged yet in this build
   }
-  if (!process.execArgv.includes('--no-node-snapshot')) return packagedInChild(dir);
   const { packageComponent } = await import('../../src/packager/package-component');
   const packaged = await packageComponent(dir);
   // Best effort: another test file may be clearing the folder meanwhile.
@@ -54,19 +47,6 @@ export async function packagedFixture(dir: string): Promise<PackagedComponent> {
   return packaged;
 }
 
-/** Packages `dir` (and keeps it) in a child started with --no-node-snapshot, killed once it has answered (see warm-fixture-cache.ts). */
-function packagedInChild(dir: string): Promise<PackagedComponent> {
-  return new Promise((resolve, reject) => {
-    const child = fork(__filename, [CHILD, dir], { execArgv: ['--no-node-snapshot'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('message', (answer: { packaged: StoredPackage } | { error: string }) => {
-      child.kill('SIGKILL');
-      if ('packaged' in answer) resolve(unstored(answer.packaged));
-      else reject(new Error(answer.error));
-    });
-    child.once('exit', (code, signal) => reject(new Error(`packaging ${dir} ended (${signal ?? code}) without an answer`)));
-  });
-}
-
 /** Packages of earlier builds are of no use any more. */
 async function removeOtherBuilds(build: string): Promise<void> {
   const folders = await readdir(CACHE).catch(() => [] as string[]);
@@ -77,11 +57,4 @@ async function keyOf(dir: string): Promise<string> {
   const hash = createHash('sha256').update(dir);
   for (const name of await filesUnder(dir)) hash.update(`\0${name}\0`).update(await readFile(path.join(dir, name)));
   return hash.digest('hex');
-}
-
-if (process.argv[2] === CHILD) {
-  void packagedFixture(process.argv[3]!).then(
-    (packaged) => process.send!({ packaged: stored(packaged) }),
-    (error: Error) => process.send!({ error: error.message }),
-  );
 }

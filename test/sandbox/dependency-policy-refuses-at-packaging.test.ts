@@ -1,4 +1,3 @@
-import '../helpers/isolated-vm-in-this-process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
