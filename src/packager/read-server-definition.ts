@@ -39,12 +39,18 @@ function startReader(): NonNullable<typeof reader> {
     settle(started, answer.id);
     waiting.resolve(answer);
   });
-  child.once('exit', (code, signal) => {
+  const ended = (why: string) => {
     if (reader === started) reader = undefined;
     for (const [id, waiting] of started.waiting) {
       settle(started, id);
-      waiting.reject(new Error(`the process reading the server entry ended (${signal ?? `code ${code}`})`));
+      waiting.reject(new Error(why));
     }
+  };
+  child.once('exit', (code, signal) => ended(`the process reading the server entry ended (${signal ?? `code ${code}`})`));
+  // It could not start (no process left to fork), or a message could not reach it: no read waits for it any more.
+  child.on('error', (error) => {
+    ended(`the process reading the server entry failed: ${error.message}`);
+    child.kill('SIGKILL');
   });
   child.unref();
   child.channel?.unref();
