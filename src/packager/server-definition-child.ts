@@ -1,5 +1,5 @@
 /**
- * The process that reads server bundles (forked by server-definition-reader.ts): the only process
+ * The process that reads server bundles (forked by read-server-definition.ts): the only process
  * of the packager's side that loads isolated-vm. Each bundle is evaluated in a throw-away isolate,
  * never in a realm of the project's own. Its parent kills it once it is no longer needed, so its
  * end never waits for isolated-vm's teardown (a process that ends while an isolate is being torn
