@@ -37,6 +37,13 @@ async function packageAll(): Promise<number> {
   return packaged;
 }
 
+/** Far beyond the few seconds it takes: past it, the suite goes on and each test file packages what it needs. */
+const LIMIT_MS = 120_000;
+setTimeout(() => {
+  process.stdout.write(`fixture packages not prepared within ${LIMIT_MS / 1000} s: each test file packages what it needs\n`);
+  process.exit(0);
+}, LIMIT_MS).unref();
+
 void packageAll()
   .then(
     (packaged) => process.stdout.write(`${packaged} fixture packages ready\n`),
