@@ -1,13 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { defaultConfig } from '../../src/config/config';
 import { createRegistry } from '../../src/registry';
 import { GREETERS_TOKEN, GREETING, SHOP_TOKEN } from '../publish/publish-helpers';
+import { MINUTE_MS, startWithinOnePeriod } from '../helpers/clock-period';
 import { request, startRegistry, type TenantComponent } from '../helpers/start-registry';
 import { ADMIN_TOKEN, deprecate, lifecycleAudit, lifecycleTokens, undeprecate, unpublish } from './lifecycle-helpers';
 
 const LIMIT = 2;
-const MINUTE_MS = 60_000;
 
 t.test("past its lifecycle changes per minute a tenant is refused on every replica, while another tenant's and the administrator's changes go on", async (t) => {
   const greeting: TenantComponent = { dir: GREETING, tenant: 'greeters', version: '1.0.0' };
@@ -25,9 +24,7 @@ t.test("past its lifecycle changes per minute a tenant is refused on every repli
   const second = await secondRegistry.listen();
   t.teardown(() => secondRegistry.close());
 
-  // The limit counts per clock minute: start with most of one ahead (never a bound on how long the requests take).
-  const left = MINUTE_MS - (Date.now() % MINUTE_MS);
-  if (left < 25_000) await sleep(left + 100);
+  await startWithinOnePeriod(MINUTE_MS, 25_000);
 
   t.equal((await deprecate(first.url, 'publish-greeting/1.0.0', GREETERS_TOKEN, 'Use 1.1.0')).status, 200);
   t.equal((await undeprecate(second, 'publish-greeting/1.0.0', GREETERS_TOKEN)).status, 200, 'the undoing counts on the other replica');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { FileSystemStorage } from '../../src/storage/fs-storage';
+import { hourOf } from '../../src/tenants/quota-folders';
 import { reserveQuotas } from '../../src/tenants/reserve-quotas';
 
 /**
@@ -22,17 +23,19 @@ t.test('a publish refused by one quota creates no unit of another', async (t) =>
   };
   const quotas = { versionsPerComponent: 1, publishesPerHour: 2, storageBytes: 1000 };
   const claim = { tenant: 'team-q', name: 'cart', version: '1.0.0', bytes: 100 };
-  await reserveQuotas(storage, quotas, claim);
-  t.same(created.sort(), ['quota/team-q/bytes/N', `quota/team-q/publishes/${new Date().toISOString().slice(0, 13)}-N`, 'quota/team-q/versions/cart/N'].sort());
+  // Every publish of the test in one clock hour, whenever it runs.
+  const now = Date.now();
+  await reserveQuotas(storage, quotas, claim, now);
+  t.same(created.sort(), ['quota/team-q/bytes/N', `quota/team-q/publishes/${hourOf(now)}-N`, 'quota/team-q/versions/cart/N'].sort());
 
   for (const [refused, quota] of [
     [{ ...claim, version: '1.0.1' }, 'versionsPerComponent'],
     [{ ...claim, name: 'list', bytes: 950 }, 'storageBytes'],
   ] as const) {
     created.length = 0;
-    await t.rejects(reserveQuotas(storage, quotas, refused), { code: 'QUOTA_EXCEEDED', details: { quota } }, quota);
+    await t.rejects(reserveQuotas(storage, quotas, refused, now), { code: 'QUOTA_EXCEEDED', details: { quota } }, quota);
     t.same(created, [], `refused for ${quota}: no unit of any quota was created`);
   }
   // The hour's second publish is still there for a valid one.
-  await reserveQuotas(storage, quotas, { ...claim, name: 'list' });
+  await reserveQuotas(storage, quotas, { ...claim, name: 'list' }, now);
 });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { HOUR_MS, startWithinOnePeriod } from '../helpers/clock-period';
 import { filesUnder } from '../helpers/files-under';
 import { GREETING, SHOP_TOKEN, packed, packedAs, put, startPublishRegistry } from './publish-helpers';
 
@@ -14,6 +15,7 @@ t.test('past its dry runs of the hour, a tenant is refused 429 QUOTA_EXCEEDED be
   });
   const greeting = await packed(GREETING);
   const dry = { query: '?dryRun=true' };
+  await startWithinOnePeriod(HOUR_MS, 60_000);
   t.equal((await put(url, 'publish-greeting/1.0.0', greeting, dry)).status, 200);
   t.equal((await put(url, 'publish-greeting/1.0.0', Buffer.from('not a package'), dry)).status, 400, 'a refused dry run counts too');
 

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { GREETING, packed, packedAs, put, startPublishRegistry } from '../publish/publish-helpers';
 import { request } from '../helpers/start-registry';
+import { HOUR_MS, startWithinOnePeriod } from '../helpers/clock-period';
 import { admin, tenantWithToken, withAdmin } from './admin-helpers';
 
 const refusal = (version: string, error: string, details: Record<string, unknown>, name = 'publish-greeting') => ({ code: 'QUOTA_EXCEEDED', error, name, requestVersion: version, details });
@@ -10,6 +11,7 @@ t.test('each quota refuses the publish past it with a coded answer naming it, an
   const stored = async () => registry.storage.listVersions('publish-greeting');
 
   const hourly = await tenantWithToken(url, { name: 'hourly', components: ['publish-greet*'], quotas: { publishesPerHour: 1 } });
+  await startWithinOnePeriod(HOUR_MS, 60_000);
   t.equal((await put(url, 'publish-greeting/1.0.0', await packed(GREETING), { token: hourly.token })).status, 201);
   const overHour = await put(url, 'publish-greeting/1.0.1', await packed(GREETING, '1.0.1'), { token: hourly.token });
   t.equal(overHour.status, 429);

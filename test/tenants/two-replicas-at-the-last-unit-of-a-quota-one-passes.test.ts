@@ -2,6 +2,7 @@ import t from 'tap';
 import { GREETING, packed, put } from '../publish/publish-helpers';
 import { startS3Registry } from '../helpers/start-s3-registry';
 import { startS3Server } from '../helpers/s3-server';
+import { HOUR_MS, startWithinOnePeriod } from '../helpers/clock-period';
 import { admin, tenantWithToken, withAdmin } from './admin-helpers';
 
 /**
@@ -20,6 +21,8 @@ t.test('two replicas publishing at once at the last unit of a quota: exactly one
       const second = await startS3Registry(t, options);
       const name = 'racers';
       const { token } = await tenantWithToken(first.url, { name, components: ['publish-greet*'] });
+      // The hour's publishes: the first and the racing two must count in one clock hour.
+      if (quota === 'publishesPerHour') await startWithinOnePeriod(HOUR_MS, 60_000);
       t.equal((await put(first.url, 'publish-greeting/1.0.0', await packed(GREETING), { token })).status, 201);
       const used = (await admin(first.url, 'GET', `tenants/${name}`)).body.usage;
       // One more unit left: a second publish's bytes fit, a third's do not.
