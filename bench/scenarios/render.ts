@@ -6,5 +6,5 @@ export const renderScenario = baselineScenario({
   request: { method: 'GET', path: 'hello-world?name=Ada' },
   note: 'render: `GET /hello-world?name=Ada`, rendered (the demo greeting, modern server entry).',
   target: 0.5,
-  p99Target: 3,
+  p99Target: 2,
 });
