@@ -1,16 +1,77 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
-import { freePort, waitForPort } from './free-port';
-import { REPO_ROOT } from './start-registry';
+import { freePort } from './free-port';
+import type { ServersAnswer, ServersRequest } from './s3-servers-process';
 
 /**
- * fauxqs, an S3-protocol server from npm, run as its own process on loopback: a real server the
- * tests can stop and start again (its objects are kept in a folder across restarts).
+ * fauxqs, an S3-protocol server from npm, on loopback in a process apart from the test's: a real
+ * server the tests can stop and start again (its objects are kept in a folder across restarts). The
+ * servers of one test process are instances in one such process (s3-servers-process.ts), forked at
+ * the first and killed when the test process exits.
  */
-const SERVER_SCRIPT = path.join(REPO_ROOT, 'node_modules', 'fauxqs', 'dist', 'server.js');
+const SERVERS_FILE = path.join(__dirname, 's3-servers-process.js');
+
+interface ServersProcess {
+  readonly child: ChildProcess;
+  /** Requests sent and not yet answered, by call number. */
+  readonly waiting: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+}
+
+let servers: ServersProcess | undefined;
+let nextCall = 1;
+let nextServer = 1;
+
+/** Referenced only while a request waits: an idle servers' process never keeps its test process alive. */
+function holdOpen(child: ChildProcess, held: boolean): void {
+  if (held) {
+    child.ref();
+    child.channel?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
+  }
+}
+
+function serversProcess(): ServersProcess {
+  if (servers) return servers;
+  // Not the test process's flags (its time limits, its snapshot): a plain Node process.
+  const child = fork(SERVERS_FILE, [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const started: ServersProcess = { child, waiting: new Map() };
+  child.on('message', ({ call, error }: ServersAnswer) => {
+    const waiter = started.waiting.get(call);
+    started.waiting.delete(call);
+    if (started.waiting.size === 0) holdOpen(child, false);
+    if (error === undefined) waiter?.resolve();
+    else waiter?.reject(new Error(`The S3 server: ${error}`));
+  });
+  // A fork that fails to start ends too: its exit answers every waiting request.
+  child.on('error', () => {});
+  child.on('exit', (code, signal) => {
+    if (servers === started) servers = undefined;
+    for (const waiter of started.waiting.values()) waiter.reject(new Error(`The S3 servers' process ended (${signal ?? code}).`));
+    started.waiting.clear();
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  holdOpen(child, false);
+  servers = started;
+  return started;
+}
+
+/** A request of either kind, before it is numbered. */
+type Unnumbered<T> = T extends unknown ? Omit<T, 'call'> : never;
+
+function ask(request: Unnumbered<ServersRequest>): Promise<void> {
+  const { child, waiting } = serversProcess();
+  const call = nextCall++;
+  return new Promise((resolve, reject) => {
+    waiting.set(call, { resolve, reject });
+    holdOpen(child, true);
+    child.send({ ...request, call } as ServersRequest);
+  });
+}
 
 export const BUCKET = 'components';
 
@@ -26,7 +87,7 @@ export interface S3Server {
   env: Record<string, string>;
   /** A client of this server, for tests that look at or damage stored objects. */
   client: S3Client;
-  /** Stops the server process (the objects stay on disk). */
+  /** Stops the server (the objects stay on disk): its port refuses connections. */
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
@@ -39,22 +100,16 @@ export async function startS3Server(t: Teardown): Promise<S3Server> {
   await writeFile(init, JSON.stringify({ buckets: [BUCKET] }));
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-
+  const server = nextServer++;
+  let running = false;
   const start = async () => {
-    child = spawn(process.execPath, [SERVER_SCRIPT], {
-      env: { ...process.env, FAUXQS_PORT: String(port), FAUXQS_INIT: init, FAUXQS_S3_STORAGE_DIR: path.join(dir, 'objects') },
-      stdio: 'ignore',
-    });
-    await waitForPort(port);
+    await ask({ op: 'start', server, port, init, objects: path.join(dir, 'objects') });
+    running = true;
   };
   const stop = async () => {
-    const running = child;
-    child = undefined;
-    if (!running || running.exitCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
-    await exited;
+    if (!running) return;
+    running = false;
+    await ask({ op: 'stop', server });
   };
   await start();
 
