@@ -63,8 +63,8 @@ function serversProcess(): ServersProcess {
 /** A request of either kind, before it is numbered. */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'call'> : never;
 
-function ask(request: Unnumbered<ServersRequest>): Promise<void> {
-  const { child, waiting } = serversProcess();
+function ask(request: Unnumbered<ServersRequest>, via: ServersProcess): Promise<void> {
+  const { child, waiting } = via;
   const call = nextCall++;
   return new Promise((resolve, reject) => {
     waiting.set(call, { resolve, reject });
@@ -101,15 +101,19 @@ export async function startS3Server(t: Teardown): Promise<S3Server> {
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
   const server = nextServer++;
-  let running = false;
+  /** The process running this server, while it runs. */
+  let runningIn: ServersProcess | undefined;
   const start = async () => {
-    await ask({ op: 'start', server, port, init, objects: path.join(dir, 'objects') });
-    running = true;
+    const via = serversProcess();
+    await ask({ op: 'start', server, port, init, objects: path.join(dir, 'objects') }, via);
+    runningIn = via;
   };
   const stop = async () => {
-    if (!running) return;
-    running = false;
-    await ask({ op: 'stop', server });
+    const via = runningIn;
+    runningIn = undefined;
+    // A servers' process that ended took its servers with it.
+    if (via === undefined || via !== servers) return;
+    await ask({ op: 'stop', server }, via);
   };
   await start();
 
