@@ -3,7 +3,7 @@ import { escapeHtml } from './escape-html';
 /**
  * The wrapper's id, a UUID (decisions §4). node:crypto is loaded at the first one: a sandbox host
  * imports this module for the children it runs beside their parent, and loading crypto (about 20 of
- * Node's modules) took about 8 ms of each host's start, which a host that never wraps a child pays for nothing.
+ * Node's modules, about 4 ms of CPU) was part of every host's start, wrapping or not.
  */
 let randomUUID: (() => string) | undefined;
 const wrapperId = (): string => (randomUUID ??= (require('node:crypto') as typeof import('node:crypto')).randomUUID)();

@@ -22,7 +22,7 @@ function builtinsOfTheHostsModules(): string[] {
 }
 
 // Every sandbox host a registry starts, or starts again after a loss, pays its start in CPU: the
-// wrapper's UUID loaded node:crypto (about 20 of Node's modules, about 8 ms of a host's start) into
+// wrapper's UUID loaded node:crypto (about 20 of Node's modules, about 4 ms of CPU) into
 // hosts that may never wrap anything. Its first wrapper loads it now (src/pipeline/wrap-html.ts).
 t.test("a sandbox host's modules load without node:crypto", async (t) => {
   const builtins = builtinsOfTheHostsModules();

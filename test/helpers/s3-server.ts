@@ -37,7 +37,7 @@ function holdOpen(child: ChildProcess, held: boolean): void {
 
 function serversProcess(): ServersProcess {
   if (servers) return servers;
-  // Not the test process's flags (its time limits, its snapshot): a plain Node process.
+  // Not the test process's flags (its file time limits): a plain Node process.
   const child = fork(SERVERS_FILE, [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const started: ServersProcess = { child, waiting: new Map() };
   child.on('message', ({ call, error }: ServersAnswer) => {
@@ -47,12 +47,16 @@ function serversProcess(): ServersProcess {
     if (error === undefined) waiter?.resolve();
     else waiter?.reject(new Error(`The S3 server: ${error}`));
   });
-  // A fork that fails to start ends too: its exit answers every waiting request.
-  child.on('error', () => {});
-  child.on('exit', (code, signal) => {
+  const ended = (why: string): void => {
     if (servers === started) servers = undefined;
-    for (const waiter of started.waiting.values()) waiter.reject(new Error(`The S3 servers' process ended (${signal ?? code}).`));
+    for (const waiter of started.waiting.values()) waiter.reject(new Error(why));
     started.waiting.clear();
+  };
+  child.once('exit', (code, signal) => ended(`The S3 servers' process ended (${signal ?? code}).`));
+  // It could not start, or a request could not reach it (an exit may not follow): nothing waits for it any more.
+  child.on('error', (error) => {
+    ended(`The S3 servers' process failed: ${error.message}`);
+    child.kill('SIGKILL');
   });
   process.once('exit', () => child.kill('SIGKILL'));
   holdOpen(child, false);
