@@ -1,6 +1,6 @@
 // `npm test`, after its `pretest` (prerequisites, build): builds tap with the project's plugins,
-// shares the test files out between parts (write-test-parts.js), packages every fixture once
-// (warm-fixture-cache.ts), then runs the parts with Node's runner, six at a time. Every step runs
+// writes the parts that share the test files out between them (write-test-parts.js), packages every
+// fixture once (warm-fixture-cache.ts), then runs the parts with Node's runner, all at once. Every step runs
 // with the same temporary folder (test-temporary-folder.js), so that the fixtures the warm-up
 // packaged are the ones the tests find. Exits with the first failing step's code.
 const { spawnSync } = require('node:child_process');
@@ -14,9 +14,13 @@ const inDist = (file) => `./dist/${file}`;
 const tmp = testTemporaryFolder(process.env);
 const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env;
 
+// A part waits about half its time on sandbox hosts, answers and timers: on 2 CPUs, six at a time ran
+// the suite in 164 and 169 s where four took 190 and 185 s (alternated); eight, no faster.
+const PARTS = 6;
+
 const steps = [
   ['scripts/build-tap-plugins.js'],
-  ['scripts/write-test-parts.js'],
+  ['scripts/write-test-parts.js', String(PARTS)],
   ['--require', inDist('src/enable-compile-cache.js'), inDist('test/helpers/warm-fixture-cache.js')],
   [
     '--require',
@@ -25,9 +29,7 @@ const steps = [
     inDist('test/helpers/file-time-limit.js'),
     '--test',
     `--test-global-setup=${inDist('test/helpers/global-setup.js')}`,
-    // A part waits about half its time on sandbox hosts, answers and timers: on 2 CPUs, six at a
-    // time ran the suite in 164 and 169 s where four took 190 and 185 s (alternated); eight, no faster.
-    '--test-concurrency=6',
+    `--test-concurrency=${PARTS}`,
     'dist/test-parts/*.test.js',
   ],
 ];

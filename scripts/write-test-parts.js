@@ -1,45 +1,48 @@
-// `npm test` runs this after the build: it shares the compiled test files out between the parts of
-// the suite, each a file under dist/test-parts/ that runs its share in one process, one file after
-// the other (test/helpers/run-files.ts), and that Node's runner runs beside the other parts.
-// Round-robin over the files in path order, so that each folder's heavy files (replicas, S3
-// servers, browsers) spread over the parts. A file whose source has a line starting
-// `// Runs alone:`, which says why, runs in a part of its own.
+// `npm test` runs this after the build, with the number of parts Node's runner runs at once: writes
+// that many parts under dist/test-parts/, each a process that runs test files one after the other
+// (test/helpers/run-files.ts). The parts share one list of every compiled test file, the longest
+// first, and each takes the next file nobody has taken (a claim in dist/test-parts/claims/): the
+// suite ends when its last long file does, not when the part dealt the most work does. How long a
+// file runs is test/file-seconds.json's (scripts/record-file-seconds.js); a file it lacks counts as
+// its median.
 const { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
-const PARTS = 12;
-const dist = path.join(__dirname, '..', 'dist');
+const root = path.join(__dirname, '..');
+const dist = path.join(root, 'dist');
 const tests = path.join(dist, 'test');
 const parts = path.join(dist, 'test-parts');
+const claims = path.join(parts, 'claims');
+const SECONDS = path.join(root, 'test', 'file-seconds.json');
 
 function testFiles(folder) {
-  return readdirSync(folder, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : testFiles(full);
-      return entry.name.endsWith('.test.js') ? [path.relative(tests, full).split(path.sep).join('/')] : [];
-    });
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : testFiles(full);
+    return entry.name.endsWith('.test.js') ? [path.relative(tests, full).split(path.sep).join('/')] : [];
+  });
 }
 
-const runsAlone = (file) => {
-  const source = readFileSync(path.join(tests, file), 'utf8');
-  return /^\/\/ Runs alone:/m.test(source);
-};
-
-const files = testFiles(tests);
-const shares = Array.from({ length: PARTS }, () => []);
-const alone = [];
-let next = 0;
-for (const file of files) {
-  if (runsAlone(file)) alone.push([file]);
-  else shares[next++ % PARTS].push(file);
+/** The files, the longest first (ties in path order). */
+function longestFirst(files, seconds) {
+  const known = files.map((file) => seconds[file]).filter((value) => typeof value === 'number').sort((a, b) => a - b);
+  const median = known.length > 0 ? known[Math.floor(known.length / 2)] : 0;
+  const of = (file) => (typeof seconds[file] === 'number' ? seconds[file] : median);
+  return [...files].sort((a, b) => of(b) - of(a) || (a < b ? -1 : 1));
 }
+
+const count = Number(process.argv[2]);
+if (!Number.isInteger(count) || count < 1) {
+  process.stderr.write(`write-test-parts.js wants the number of parts, a whole number from 1 (it got ${process.argv[2]}).\n`);
+  process.exit(2);
+}
+const order = longestFirst(testFiles(tests), JSON.parse(readFileSync(SECONDS, 'utf8')));
 
 rmSync(parts, { recursive: true, force: true });
-mkdirSync(parts);
-[...shares.filter((share) => share.length > 0), ...alone].forEach((share, index) => {
-  const name = `part-${String(index + 1).padStart(2, '0')}.test.js`;
-  const list = share.map((file) => `  ${JSON.stringify(file)},`).join('\n');
-  writeFileSync(path.join(parts, name), `// Written by scripts/write-test-parts.js: the test files this part runs, in this order.\nrequire('../test/helpers/run-files').runFiles([\n${list}\n]);\n`);
-});
+mkdirSync(claims, { recursive: true });
+const list = order.map((file) => `  ${JSON.stringify(file)},`).join('\n');
+for (let index = 1; index <= count; index++) {
+  const name = `part-${String(index).padStart(2, '0')}.test.js`;
+  const source = `// Written by scripts/write-test-parts.js: every test file, the longest first; the parts take them in turn.\nrequire('../test/helpers/run-files').runFiles([\n${list}\n], require('node:path').join(__dirname, 'claims'));\n`;
+  writeFileSync(path.join(parts, name), source);
+}

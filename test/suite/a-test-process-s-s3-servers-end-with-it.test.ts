@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 
@@ -14,15 +16,18 @@ const accepts = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
-/** Starts an S3 server in a test process of its own, which then ends as `end` says, its teardown never run; answers the server's port. */
-async function serverOfAnEndedProcess(end: 'exits' | 'is killed'): Promise<number> {
+/**
+ * Starts an S3 server in a test process of its own, which then ends as `end` says, its teardown never
+ * run; answers the server's port. The server's objects are in `tmp`, which that teardown would have removed.
+ */
+async function serverOfAnEndedProcess(end: 'exits' | 'is killed', tmp: string): Promise<number> {
   const script = [
     `require(${JSON.stringify(HELPER)}).startS3Server({ teardown() {} }).then((server) => {`,
     `  process.stdout.write(server.port + '\\n');`,
     end === 'exits' ? '  process.exit(0);' : '  setInterval(() => {}, 1000);',
     '});',
   ].join('\n');
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('exit', (code) => reject(new Error(`the test process ended (${code}) before its server answered`)));
@@ -45,7 +50,9 @@ async function goneWithin(port: number, ms: number): Promise<boolean> {
 // a test process that ends, whatever ends it, leaves none of them serving.
 for (const end of ['exits', 'is killed'] as const) {
   t.test(`a test process that ${end} leaves no S3 server behind`, async (t) => {
-    const port = await serverOfAnEndedProcess(end);
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'tessera-ended-'));
+    t.teardown(() => rm(tmp, { recursive: true, force: true }));
+    const port = await serverOfAnEndedProcess(end, tmp);
     t.ok(await goneWithin(port, GONE_WITHIN_MS), `nothing accepts connections on its port ${port} any more`);
   });
 }
