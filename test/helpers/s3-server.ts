@@ -131,7 +131,17 @@ export async function startS3Server(t: Teardown): Promise<S3Server> {
   return { endpoint, port, env, client, stop, start };
 }
 
-/** Points this process's AWS SDK environment at `server` (each test file runs in its own process). */
-export function useS3Server(server: S3Server): void {
+/**
+ * Points this process's AWS SDK environment at `server` until the test ends: the test files of a
+ * part of the suite share a process, and the next one must not find another's server there.
+ */
+export function useS3Server(t: Teardown, server: S3Server): void {
+  const before = Object.fromEntries(Object.keys(server.env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, server.env);
+  t.teardown(() => {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
 }

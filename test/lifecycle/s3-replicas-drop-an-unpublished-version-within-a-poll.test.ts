@@ -6,7 +6,7 @@ import { request } from '../helpers/start-registry';
 import { deprecate, eventually, lifecycleTokens, unpublish, lifecycleAudit } from './lifecycle-helpers';
 
 t.test('two replicas on one S3 bucket: what one unpublishes or deprecates, the other applies at its next poll', async (t) => {
-  useS3Server(await startS3Server(t));
+  useS3Server(t, await startS3Server(t));
   const configure = (config: Parameters<NonNullable<Parameters<typeof startS3Registry>[1]['configure']>>[0]) => {
     lifecycleTokens(config);
     config.pollIntervalSeconds = 0.5;

@@ -8,7 +8,7 @@ import { request } from '../helpers/start-registry';
 const POLLS_WAITED_MS = 20_000;
 
 t.test('two registries on one S3 bucket: a version published through one is rendered by the other at its next poll', async (t) => {
-  useS3Server(await startS3Server(t));
+  useS3Server(t, await startS3Server(t));
   const configure = (config: Parameters<NonNullable<Parameters<typeof startS3Registry>[1]['configure']>>[0]) => {
     config.publishTokens = publishTokens();
     config.pollIntervalSeconds = 0.5;
