@@ -14,8 +14,8 @@ const inDist = (file) => `./dist/${file}`;
 const tmp = testTemporaryFolder(process.env);
 const env = tmp ? { ...process.env, TMPDIR: tmp } : process.env;
 
-// A part waits about half its time on sandbox hosts, answers and timers: on 2 CPUs, six at a time ran
-// the suite in 164 and 169 s where four took 190 and 185 s (alternated); eight, no faster.
+// A part waits about half its time on sandbox hosts, answers and timers: on 2 CPUs, six parts ran the
+// suite in 136 and 163 s, eight in 144 and 134 s (alternated, the machine's speed moving by more).
 const PARTS = 6;
 
 const steps = [
