@@ -3,6 +3,7 @@ import path from 'node:path';
 import tap from 'tap';
 // Loaded under tap's root, before any file: its exit at the end of the process is the root's.
 import './start-registry';
+import { changesSince, processState, restore } from './process-left-as-found';
 import { FILE_TAP_LIMIT_S } from './test-time-limits';
 import { setTheFilesTest } from './the-files-test';
 
@@ -16,6 +17,8 @@ import { setTheFilesTest } from './the-files-test';
  * claims the next one that no part has claimed yet (a claim is a file created in `claims`, which
  * only one process can create), so that no part idles while another still has a share to run.
  * Each claim ends holding its file's name and how long it ran (`scripts/record-file-seconds.js`).
+ * A file that leaves its process changed for the next (`process-left-as-found.ts`) fails a test of
+ * its own, and the process is put back as it was.
  *
  * Each file's tests run inside one test of tap's root named by the file, as they would at the root
  * of a process of their own: the file imports tap's root (`import t from 'tap'`), and while it loads
@@ -38,6 +41,7 @@ export function runFiles(files: readonly string[], claims: string): void {
       if (claim === undefined) continue;
       const file = files[next++]!;
       const started = performance.now();
+      const before = processState();
       // A promise: tap ends the file's test once it settled and the tests the file queued have ended.
       void tap
         .test(file, { timeout: FILE_TAP_LIMIT_S * 1000 }, async (t) => {
@@ -53,9 +57,13 @@ export function runFiles(files: readonly string[], claims: string): void {
         .then(() => {
           writeSync(claim, JSON.stringify({ file, seconds: Math.round(performance.now() - started) / 1000 }));
           closeSync(claim);
-          // Within the same turn: tap's root ends itself only after idling for several timers.
-          runNext();
-        });
+          const changes = changesSince(before);
+          if (changes.length === 0) return;
+          restore(before);
+          return tap.test(`${file} leaves its process as it found it`, async (t) => void t.same(changes, [], 'nothing the files after it would find changed'));
+        })
+        // Within the same turn: tap's root ends itself only after idling for several timers.
+        .then(runNext);
       return;
     }
   };

@@ -19,16 +19,20 @@ const testFile = (name: string, log: string): string =>
     '});',
   ].join('\n');
 
-/** A part of the suite, as `npm test` runs one: answers its exit code. */
-function part(files: string[], claims: string): Promise<number | null> {
+/** A part of the suite, as `npm test` runs one: answers its exit code and its TAP output. */
+function partWithOutput(files: string[], claims: string): Promise<{ code: number | null; output: string }> {
   const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
   const script = `require(${JSON.stringify(RUN_FILES)}).runFiles(${JSON.stringify(files)}, ${JSON.stringify(claims)});`;
-  const child = spawn(process.execPath, ['-e', script], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', script], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => resolve(code));
+    child.once('close', (code) => resolve({ code, output }));
   });
 }
+
+const part = async (files: string[], claims: string): Promise<number | null> => (await partWithOutput(files, claims)).code;
 
 t.test('parts that share a list of files run each file once, in one of them, and a failing file fails only its own part', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-parts-'));
@@ -54,4 +58,31 @@ t.test('parts that share a list of files run each file once, in one of them, and
   }
 
   t.equal(await part(files, claims), 0, 'a part that comes after every file is claimed runs none, and passes');
+});
+
+t.test("a file that leaves its process changed fails a test of its own, and the file after it finds the process as it was", async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-parts-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const log = path.join(dir, 'log');
+  const claims = path.join(dir, 'claims');
+  await mkdir(claims);
+  const leaks = path.join(dir, 'leaks.test.js');
+  const after = path.join(dir, 'after.test.js');
+  await writeFile(leaks, [`const t = require(${JSON.stringify(TAP)});`, "process.env.TESSERA_LEFT_BEHIND = 'yes';", "require('node:v8').setFlagsFromString('--expose-gc');", "t.pass('passes');"].join('\n'));
+  await writeFile(
+    after,
+    [
+      `const t = require(${JSON.stringify(TAP)});`,
+      `require('node:fs').writeFileSync(${JSON.stringify(log)}, typeof process.env.TESSERA_LEFT_BEHIND + ' ' + require('node:vm').runInNewContext('typeof gc'));`,
+      "t.pass('passes');",
+    ].join('\n'),
+  );
+
+  const { code, output } = await partWithOutput([leaks, after], claims);
+  t.equal(code, 1, 'the part fails');
+  t.match(output, `not ok 2 - ${leaks} leaves its process as it found it`, 'in a test named by the file that left the change');
+  t.match(output, "the environment's TESSERA_LEFT_BEHIND", 'which names the variable');
+  t.match(output, "V8's --expose-gc (set)", 'and the flag');
+  t.match(output, `ok 3 - ${after}`, 'the file after it passes');
+  t.equal(await readFile(log, 'utf8'), 'undefined undefined', 'and finds neither the variable nor a gc global');
 });
