@@ -32,14 +32,19 @@ function partWithOutput(files: string[], claims: string): Promise<{ code: number
   });
 }
 
+/** A folder of its own for a test's files, their log and the parts' claims; removed when the test ends. */
+async function partFolder(t: { teardown(fn: () => unknown): void }): Promise<{ dir: string; log: string; claims: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-parts-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const claims = path.join(dir, 'claims');
+  await mkdir(claims);
+  return { dir, log: path.join(dir, 'log'), claims };
+}
+
 const part = async (files: string[], claims: string): Promise<number | null> => (await partWithOutput(files, claims)).code;
 
 t.test('parts that share a list of files run each file once, in one of them, and a failing file fails only its own part', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-parts-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const log = path.join(dir, 'log');
-  const claims = path.join(dir, 'claims');
-  await mkdir(claims);
+  const { dir, log, claims } = await partFolder(t);
   const files = FILES.map((name) => path.join(dir, `${name}.test.js`));
   for (const [index, name] of FILES.entries()) await writeFile(files[index]!, testFile(name, log));
 
@@ -61,11 +66,7 @@ t.test('parts that share a list of files run each file once, in one of them, and
 });
 
 t.test("a file that leaves its process changed fails a test of its own, and the file after it finds the process as it was", async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tessera-parts-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const log = path.join(dir, 'log');
-  const claims = path.join(dir, 'claims');
-  await mkdir(claims);
+  const { dir, log, claims } = await partFolder(t);
   const leaks = path.join(dir, 'leaks.test.js');
   const after = path.join(dir, 'after.test.js');
   await writeFile(leaks, [`const t = require(${JSON.stringify(TAP)});`, "process.env.TESSERA_LEFT_BEHIND = 'yes';", "require('node:v8').setFlagsFromString('--expose-gc');", "t.pass('passes');"].join('\n'));
