@@ -25,22 +25,59 @@ export interface ExecutionRequest {
  * constants (name, env, template types, plugins) are installed once in its context with its code.
  */
 export function executionInput(request: ExecutionRequest): string {
-  const { cookieScope, headers } = request;
-  return JSON.stringify({
+  const own = JSON.stringify({
     op: request.action === undefined ? 'render' : 'action',
     action: request.action,
     mode: request.mode,
     params: request.params,
-    acceptLanguage: parseAcceptLanguage(stringHeader(request.given['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language'])),
     baseUrl: request.baseUrl,
-    requestHeaders: headersForComponent(cookieScope, headers),
     staticPath: request.staticPath,
-    // The component's cookies the visitor holds, `[name, bytes]`, and the bytes and names its tenant's
-    // other components' cookies hold: setCookie bounds the jar by them.
-    heldCookies: cookiesHeldBy(cookieScope, headers),
     tenantCookieBytes: request.tenantCookies.bytes,
     tenantCookieNames: request.tenantCookies.names,
   });
+  // `own` is an object's JSON that holds at least `op`: what its request shares goes in before its closing brace.
+  return `${own.slice(0, -1)},${sharedPart(request)}}`;
+}
+
+/** The headers whose parts are kept below, by cookie scope and language: the items of one batch share one headers object. */
+let sharedOf: RequestHeaders | undefined;
+/** The first key asked of them and its part; the others' (a batch of several components) in `others`. */
+let firstKey = '';
+let firstPart = '';
+let others: Map<string, string> | undefined;
+
+/**
+ * The JSON members an execution's input takes from its request's headers (its accept-language, its
+ * headers with the component's own cookies alone, the cookies it holds), built once for the items
+ * of a batch that share a cookie scope: a page's headers (a kilobyte or two, cookies included) are
+ * otherwise filtered and written again for each item.
+ */
+function sharedPart(request: ExecutionRequest): string {
+  const { cookieScope, headers } = request;
+  const language = stringHeader(request.given['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language']);
+  // A scope is kebab-case: a space cannot be part of one.
+  const key = language === undefined ? cookieScope : `${cookieScope} ${language}`;
+  if (headers !== sharedOf) {
+    sharedOf = headers;
+    others = undefined;
+    firstKey = key;
+    return (firstPart = partOf(cookieScope, headers, language));
+  }
+  if (key === firstKey) return firstPart;
+  others ??= new Map();
+  let part = others.get(key);
+  if (part === undefined) others.set(key, (part = partOf(cookieScope, headers, language)));
+  return part;
+}
+
+function partOf(cookieScope: string, headers: RequestHeaders, language: string | undefined): string {
+  return (
+    `"acceptLanguage":${JSON.stringify(parseAcceptLanguage(language))},` +
+    `"requestHeaders":${JSON.stringify(headersForComponent(cookieScope, headers))},` +
+    // The component's cookies the visitor holds, `[name, bytes]`, and (above) the bytes and names its
+    // tenant's other components' cookies hold: setCookie bounds the jar by them.
+    `"heldCookies":${JSON.stringify(cookiesHeldBy(cookieScope, headers))}`
+  );
 }
 
 /** Where a version's static files are served from: under `staticBaseUrl` when set, else under the call's base URL. */
