@@ -1,9 +1,9 @@
 /**
  * CPU per request of two builds of the registry under one load, in alternating runs (A B B A …):
  * what `run.ts` cannot tell apart when a change costs a few microseconds and the machine's other
- * work moves every figure by more. Each run starts the build's own registry (`dist/bench/servers/
- * registry-server.js` of its checkout) over the same packaged storage, sends a fixed number of
- * requests after a warm-up, and reads the CPU of the registry and of its sandbox hosts from `/proc`.
+ * work moves every figure by more. Each run starts the build's own registry with its own Node flags
+ * (checkout-registry.ts) over the same packaged storage, sends a fixed number of requests after a
+ * warm-up, and reads the CPU of the registry and of its sandbox hosts from `/proc`.
  *
  *   node --no-node-snapshot dist/bench/side-by-side.js <checkout A> <checkout B> [load] [pairs] [requests]
  *
@@ -11,24 +11,12 @@
  *
  * Each checkout must be built (`npm run build`). Prints each run, then the medians.
  */
-import path from 'node:path';
 import { temporaryFolder } from './bench-storage';
+import { LOADS, startCheckoutRegistry } from './checkout-registry';
 import type { LoadResult } from './load-options';
 import { median, runLoad } from './load';
-import { NODE_FLAGS } from '../src/node-flags';
-import { startServerProcess } from './server-process';
-import { BATCH_REQUEST } from './scenarios/batch';
-import { AT_RUN_CONNECTIONS } from './scenarios/against-oc';
 import { packageSharedStorage } from './shared-storage';
 import type { BenchRequest } from './scenario';
-
-const LOADS: Record<string, BenchRequest> = {
-  render: { method: 'GET', path: 'hello-world?name=Ada' },
-  'batch-5': BATCH_REQUEST,
-  nested: { method: 'GET', path: 'bench-nested-parent' },
-  // against-oc's loads of the OC-authored greeting (`oc-batch-5, 4 versions` and the others).
-  ...Object.fromEntries(AT_RUN_CONNECTIONS.map((comparison) => [comparison.scenario, comparison.request])),
-};
 const CONNECTIONS = 50;
 const WARMUP_REQUESTS = 20_000;
 
@@ -44,8 +32,7 @@ interface Run {
 }
 
 async function runOnce(checkout: string, label: string, storagePath: string, load: BenchRequest, requests: number): Promise<Run> {
-  const entry = path.join(checkout, 'dist', 'bench', 'servers', 'registry-server.js');
-  const server = await startServerProcess(entry, { storagePath }, NODE_FLAGS);
+  const server = await startCheckoutRegistry(checkout, storagePath);
   try {
     await sendRequests(server.url, load, WARMUP_REQUESTS);
     const result = await sendRequests(server.url, load, requests, server.pid);
