@@ -2,7 +2,7 @@
  * A load right after the registry sat idle, in two builds, in alternating runs (A B, B A, …): what
  * the first seconds of a load cost once a quiet front gave its memory back (src/front/idle-memory.ts),
  * which `run.ts`'s alternating rounds, 3 s apart, never show. Each run starts the checkout's own
- * registry with its own Node flags (checkout-registry.ts), loads it for 5 s, leaves it idle, then
+ * registry with its own Node flags (compare-checkouts.ts), loads it for 5 s, leaves it idle, then
  * measures the load's first 2 s and the 6 s after them: req/s, p99, the slowest answer, CPU per
  * request of the registry and of its hosts, and the process tree's peak RSS.
  *
@@ -11,12 +11,10 @@
  * A load is one of side-by-side.ts's (`render`, `"oc-batch-5, 4 versions"`, …). Prints each run, then the medians.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { temporaryFolder } from './bench-storage';
-import { LOADS, startCheckoutRegistry } from './checkout-registry';
+import { alternatingRuns, LOADS, startCheckoutRegistry } from './compare-checkouts';
 import type { LoadOptions, LoadResult } from './load-options';
 import { median, runLoad } from './load';
 import type { BenchRequest } from './scenario';
-import { packageSharedStorage } from './shared-storage';
 import { wrkInstalled } from './wrk-load';
 
 const CONNECTIONS = 50;
@@ -71,27 +69,14 @@ async function main(): Promise<void> {
   const load = LOADS[loadName];
   if (!a || !b || !load) throw new Error(`Usage: after-a-pause.js <checkout A> <checkout B> [${Object.keys(LOADS).join(' | ')}] [pairs] [idle seconds]`);
   const generator = (await wrkInstalled()) ? 'wrk' : 'autocannon';
-  const storage = await temporaryFolder('after-a-pause');
-  const copies = await temporaryFolder('oc-authored');
-  try {
-    await packageSharedStorage(storage.path, copies.path);
-    const runs: Record<string, Array<[Window, Window]>> = { A: [], B: [] };
-    for (let pair = 0; pair < Number(pairsText); pair++) {
-      // A B, then B A: a drift of the machine's load weighs on both alike.
-      const order = pair % 2 === 0 ? [['A', a], ['B', b]] : [['B', b], ['A', a]];
-      for (const [label, checkout] of order) {
-        const run = await runOnce(checkout!, storage.path, load, Number(idleText), generator);
-        runs[label!]!.push(run);
-        console.log(`${label} first ${FIRST_SECONDS} s: ${describe(run[0])}; next ${NEXT_SECONDS} s: ${describe(run[1])}`);
-      }
-    }
-    for (const label of ['A', 'B']) {
-      const own = runs[label]!;
-      console.log(`${label} median, first ${FIRST_SECONDS} s: ${describe(medianWindow(own.map((run) => run[0])))}; next ${NEXT_SECONDS} s: ${describe(medianWindow(own.map((run) => run[1])))}`);
-    }
-  } finally {
-    await storage.remove();
-    await copies.remove();
+  const runs = await alternatingRuns({ A: a, B: b }, Number(pairsText), async (checkout, label, storagePath) => {
+    const run = await runOnce(checkout, storagePath, load, Number(idleText), generator);
+    console.log(`${label} first ${FIRST_SECONDS} s: ${describe(run[0])}; next ${NEXT_SECONDS} s: ${describe(run[1])}`);
+    return run;
+  });
+  for (const label of ['A', 'B'] as const) {
+    const own = runs[label];
+    console.log(`${label} median, first ${FIRST_SECONDS} s: ${describe(medianWindow(own.map((run) => run[0])))}; next ${NEXT_SECONDS} s: ${describe(medianWindow(own.map((run) => run[1])))}`);
   }
 }
 

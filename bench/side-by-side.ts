@@ -2,7 +2,7 @@
  * CPU per request of two builds of the registry under one load, in alternating runs (A B B A …):
  * what `run.ts` cannot tell apart when a change costs a few microseconds and the machine's other
  * work moves every figure by more. Each run starts the build's own registry with its own Node flags
- * (checkout-registry.ts) over the same packaged storage, sends a fixed number of requests after a
+ * (compare-checkouts.ts) over the same packaged storage, sends a fixed number of requests after a
  * warm-up, and reads the CPU of the registry and of its sandbox hosts from `/proc`.
  *
  *   node --no-node-snapshot dist/bench/side-by-side.js <checkout A> <checkout B> [load] [pairs] [requests]
@@ -11,11 +11,9 @@
  *
  * Each checkout must be built (`npm run build`). Prints each run, then the medians.
  */
-import { temporaryFolder } from './bench-storage';
-import { LOADS, startCheckoutRegistry } from './checkout-registry';
+import { alternatingRuns, LOADS, startCheckoutRegistry } from './compare-checkouts';
 import type { LoadResult } from './load-options';
 import { median, runLoad } from './load';
-import { packageSharedStorage } from './shared-storage';
 import type { BenchRequest } from './scenario';
 const CONNECTIONS = 50;
 const WARMUP_REQUESTS = 20_000;
@@ -48,27 +46,14 @@ async function main(): Promise<void> {
   const [a, b, loadName = 'render', pairsText = '5', requestsText = '100000'] = process.argv.slice(2);
   const load = LOADS[loadName];
   if (!a || !b || !load) throw new Error(`Usage: side-by-side.js <checkout A> <checkout B> [${Object.keys(LOADS).join(' | ')}] [pairs] [requests]`);
-  const storage = await temporaryFolder('side-by-side');
-  const copies = await temporaryFolder('oc-authored');
-  try {
-    await packageSharedStorage(storage.path, copies.path);
-    const runs: Run[] = [];
-    for (let pair = 0; pair < Number(pairsText); pair++) {
-      // A B, then B A: a drift of the machine's load weighs on both alike.
-      const order = pair % 2 === 0 ? [['A', a], ['B', b]] : [['B', b], ['A', a]];
-      for (const [label, checkout] of order) {
-        const run = await runOnce(checkout!, label!, storage.path, load, Number(requestsText));
-        runs.push(run);
-        console.log(`${label} ${run.frontUs.toFixed(1)} + ${run.hostsUs.toFixed(1)} hosts µs per request, ${Math.round(run.requestsPerSecond)} req/s`);
-      }
-    }
-    for (const label of ['A', 'B']) {
-      const own = runs.filter((run) => run.label === label);
-      console.log(`${label} median: ${median(own.map((run) => run.frontUs)).toFixed(1)} + ${median(own.map((run) => run.hostsUs)).toFixed(1)} hosts µs per request (${own.length} runs)`);
-    }
-  } finally {
-    await storage.remove();
-    await copies.remove();
+  const runs = await alternatingRuns({ A: a, B: b }, Number(pairsText), async (checkout, label, storagePath) => {
+    const run = await runOnce(checkout, label, storagePath, load, Number(requestsText));
+    console.log(`${label} ${run.frontUs.toFixed(1)} + ${run.hostsUs.toFixed(1)} hosts µs per request, ${Math.round(run.requestsPerSecond)} req/s`);
+    return run;
+  });
+  for (const label of ['A', 'B'] as const) {
+    const own = runs[label];
+    console.log(`${label} median: ${median(own.map((run) => run.frontUs)).toFixed(1)} + ${median(own.map((run) => run.hostsUs)).toFixed(1)} hosts µs per request (${own.length} runs)`);
   }
 }
 
