@@ -39,7 +39,7 @@ export function executionInput(request: ExecutionRequest): string {
   return `${own.slice(0, -1)},${sharedPart(request)}}`;
 }
 
-/** The headers whose parts are kept below, by cookie scope and language: the items of one batch share one headers object. */
+/** The headers whose parts are kept below, by cookie scope and language, until the turn ends: the items of one batch share one headers object. */
 let sharedOf: RequestHeaders | undefined;
 /** The first key asked of them and its part; the others' (a batch of several components) in `others`. */
 let firstKey = '';
@@ -58,6 +58,9 @@ function sharedPart(request: ExecutionRequest): string {
   // A scope is kebab-case: a space cannot be part of one.
   const key = language === undefined ? cookieScope : `${cookieScope} ${language}`;
   if (headers !== sharedOf) {
+    // Kept for the items built in the same turn (a batch's are), then let go: a visitor's cookies are
+    // not held past its request's dispatch.
+    if (sharedOf === undefined) queueMicrotask(forget);
     sharedOf = headers;
     others = undefined;
     firstKey = key;
@@ -68,6 +71,12 @@ function sharedPart(request: ExecutionRequest): string {
   let part = others.get(key);
   if (part === undefined) others.set(key, (part = partOf(cookieScope, headers, language)));
   return part;
+}
+
+function forget(): void {
+  sharedOf = undefined;
+  others = undefined;
+  firstKey = firstPart = '';
 }
 
 function partOf(cookieScope: string, headers: RequestHeaders, language: string | undefined): string {
