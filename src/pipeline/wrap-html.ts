@@ -32,5 +32,8 @@ export function wrapHtml(html: string, options: WrapOptions): string {
   );
 }
 
-/** A JSON string literal that cannot close the surrounding script element. */
-const jsString = (value: string): string => JSON.stringify(value).replace(/</g, '\\u003c');
+/** Characters that JSON writes as they are and that cannot end a script element: a name's and a version's. */
+const PLAIN = /^[\w.+-]*$/;
+
+/** A JSON string literal that cannot close the surrounding script element; a plain name or version is written as it is. */
+const jsString = (value: string): string => (PLAIN.test(value) ? `"${value}"` : JSON.stringify(value).replace(/</g, '\\u003c'));
