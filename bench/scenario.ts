@@ -159,10 +159,17 @@ async function compareWithBaseline(
   }
 }
 
+/** A further request a baseline scenario measures the same way, in a row of its own, with no goal. */
+export interface AlongsideRequest {
+  name: string;
+  request: BenchRequest;
+  problem?: (text: string) => string | undefined;
+}
+
 /**
- * A scenario of one request on the shared registry against the plain-fastify baseline. The
- * registry's answer is checked first (`problem` adds a scenario's own check of its text); a wrong
- * answer is reported in the scenario's row instead of being measured.
+ * A scenario of one request on the shared registry against the plain-fastify baseline, and of each
+ * `alongside` request in a row of its own. The registry's answer is checked first (`problem` adds a
+ * scenario's own check of its text); a wrong answer is reported in the row instead of being measured.
  */
 export function baselineScenario(options: {
   name: string;
@@ -172,17 +179,22 @@ export function baselineScenario(options: {
   p99Target?: number;
   cpuTarget?: number;
   problem?: (text: string) => string | undefined;
+  alongside?: AlongsideRequest[];
 }): Scenario {
   const { name, request, note, target, p99Target, cpuTarget } = options;
+  const measured = [{ name, request, problem: options.problem, targets: { target, p99Target, cpuTarget } }, ...(options.alongside ?? []).map((row) => ({ ...row, targets: {} }))];
   return {
     name,
     usesSharedRegistry: true,
     async run(env) {
       const registry = await env.sharedRegistry();
-      const answer = await probe(registry.url, request);
-      const problem = probeProblem(request, answer) ?? options.problem?.(answer.text);
-      if (problem) return { rows: [{ scenario: name, skipped: problem }], notes: [note] };
-      return { rows: [await compareWithBaseline(env.settings, name, registry, request, answer.text, { target, p99Target, cpuTarget })], notes: [note] };
+      const rows: ThroughputRow[] = [];
+      for (const row of measured) {
+        const answer = await probe(registry.url, row.request);
+        const problem = probeProblem(row.request, answer) ?? row.problem?.(answer.text);
+        rows.push(problem ? { scenario: row.name, skipped: problem } : await compareWithBaseline(env.settings, row.name, registry, row.request, answer.text, row.targets));
+      }
+      return { rows, notes: [note] };
     },
   };
 }

@@ -22,12 +22,16 @@ interface Comparison {
 }
 
 /** A page embedding the OC-authored greeting at the versions its teams pinned: latest twice, and three expressions over 1.0.0, 1.0.1, 1.1.0 and 2.0.0. */
-const MIXED_VERSIONS = [undefined, undefined, '1.0.0', '1.x.x', '~1.0.0'];
+export const MIXED_VERSIONS = [undefined, undefined, '1.0.0', '1.x.x', '~1.0.0'];
 const batchOf = (items: Array<{ name: string; version?: string; parameters: Record<string, string> }>): BenchRequest => ({
   method: 'POST',
   path: '',
   body: JSON.stringify({ components: items }),
 });
+
+/** The OC-authored greeting at four version expressions, and five copies of it under five names (batch-5 measures them against plain fastify too). */
+export const MIXED_VERSIONS_BATCH = batchOf(MIXED_VERSIONS.map((version, index) => ({ name: OC_GREETING, ...(version && { version }), parameters: { name: NAMES[index]! } })));
+export const FIVE_COMPONENTS_BATCH = batchOf(OC_GREETINGS.map((name, index) => ({ name, parameters: { name: NAMES[index]! } })));
 
 export const AT_RUN_CONNECTIONS: Comparison[] = [
   { scenario: 'oc-render', request: { method: 'GET', path: 'hello-world?name=Ada' }, target: 8 },
@@ -37,18 +41,8 @@ export const AT_RUN_CONNECTIONS: Comparison[] = [
     target: 6,
     problem: (text) => batchProblem(NAMES.length, text),
   },
-  {
-    scenario: 'oc-batch-5, 4 versions',
-    request: batchOf(MIXED_VERSIONS.map((version, index) => ({ name: OC_GREETING, ...(version && { version }), parameters: { name: NAMES[index]! } }))),
-    target: 8,
-    problem: (text) => batchProblem(MIXED_VERSIONS.length, text),
-  },
-  {
-    scenario: 'oc-batch-5, 5 components',
-    request: batchOf(OC_GREETINGS.map((name, index) => ({ name, parameters: { name: NAMES[index]! } }))),
-    target: 8,
-    problem: (text) => batchProblem(OC_GREETINGS.length, text),
-  },
+  { scenario: 'oc-batch-5, 4 versions', request: MIXED_VERSIONS_BATCH, target: 8, problem: (text) => batchProblem(MIXED_VERSIONS.length, text) },
+  { scenario: 'oc-batch-5, 5 components', request: FIVE_COMPONENTS_BATCH, target: 8, problem: (text) => batchProblem(OC_GREETINGS.length, text) },
 ];
 /**
  * wrk's own default of 10 connections: fewer requests share each hand-off between the front, a
