@@ -17,6 +17,29 @@ export interface ExecutionRequest {
   staticPath: string;
   /** The bytes the visitor's cookies of the component's tenant's other components hold, and their names. */
   tenantCookies: { bytes: number; names: number };
+  /** A batch item's: what its batch's items take from the headers they share, written once (render-batch.ts makes one per batch). */
+  shared?: BatchInputParts;
+}
+
+/**
+ * The parts of a batch's inputs written from the headers its items share, by cookie scope and
+ * language: a page's headers (a kilobyte or two, cookies included) are otherwise filtered and
+ * written again for each item. Bound to the first headers object it is asked about: an item with
+ * other headers gets its own part, never one written from another's.
+ */
+export class BatchInputParts {
+  #headers: RequestHeaders | undefined;
+  readonly #parts = new Map<string, string>();
+
+  part(cookieScope: string, headers: RequestHeaders, language: string | undefined): string {
+    this.#headers ??= headers;
+    if (headers !== this.#headers) return partOf(cookieScope, headers, language);
+    // A scope is kebab-case: a space cannot be part of one.
+    const key = language === undefined ? cookieScope : `${cookieScope} ${language}`;
+    let part = this.#parts.get(key);
+    if (part === undefined) this.#parts.set(key, (part = partOf(cookieScope, headers, language)));
+    return part;
+  }
 }
 
 /**
@@ -36,47 +59,14 @@ export function executionInput(request: ExecutionRequest): string {
     tenantCookieNames: request.tenantCookies.names,
   });
   // `own` is an object's JSON that holds at least `op`: what its request shares goes in before its closing brace.
-  return `${own.slice(0, -1)},${sharedPart(request)}}`;
+  return `${own.slice(0, -1)},${headersPart(request)}}`;
 }
 
-/** The headers whose parts are kept below, by cookie scope and language, until the turn ends: the items of one batch share one headers object. */
-let sharedOf: RequestHeaders | undefined;
-/** The first key asked of them and its part; the others' (a batch of several components) in `others`. */
-let firstKey = '';
-let firstPart = '';
-let others: Map<string, string> | undefined;
-
-/**
- * The JSON members an execution's input takes from its request's headers (its accept-language, its
- * headers with the component's own cookies alone, the cookies it holds), built once for the items
- * of a batch that share a cookie scope: a page's headers (a kilobyte or two, cookies included) are
- * otherwise filtered and written again for each item.
- */
-function sharedPart(request: ExecutionRequest): string {
-  const { cookieScope, headers } = request;
+/** The JSON members an execution's input takes from its request's headers: its accept-language, its headers with the component's own cookies alone, the cookies it holds. */
+function headersPart(request: ExecutionRequest): string {
+  const { cookieScope, headers, shared } = request;
   const language = stringHeader(request.given['__ocAcceptLanguage']) ?? stringHeader(headers['accept-language']);
-  // A scope is kebab-case: a space cannot be part of one.
-  const key = language === undefined ? cookieScope : `${cookieScope} ${language}`;
-  if (headers !== sharedOf) {
-    // Kept for the items built in the same turn (a batch's are), then let go: a visitor's cookies are
-    // not held past its request's dispatch.
-    if (sharedOf === undefined) queueMicrotask(forget);
-    sharedOf = headers;
-    others = undefined;
-    firstKey = key;
-    return (firstPart = partOf(cookieScope, headers, language));
-  }
-  if (key === firstKey) return firstPart;
-  others ??= new Map();
-  let part = others.get(key);
-  if (part === undefined) others.set(key, (part = partOf(cookieScope, headers, language)));
-  return part;
-}
-
-function forget(): void {
-  sharedOf = undefined;
-  others = undefined;
-  firstKey = firstPart = '';
+  return shared === undefined ? partOf(cookieScope, headers, language) : shared.part(cookieScope, headers, language);
 }
 
 function partOf(cookieScope: string, headers: RequestHeaders, language: string | undefined): string {

@@ -1,4 +1,5 @@
 import { BatchAllowance } from '../sandbox/request-budget';
+import { BatchInputParts } from './execution-input';
 import type { RenderPipeline, RenderRequest, RenderResult } from './render';
 
 export type BatchOutcome = { ok: true; result: RenderResult } | { ok: false; error: unknown };
@@ -12,9 +13,11 @@ export type BatchOutcome = { ok: true; result: RenderResult } | { ok: false; err
  */
 export function renderBatch(pipeline: RenderPipeline, requests: readonly RenderRequest[], maxChars: number): Promise<BatchOutcome[]> {
   const batch = new BatchAllowance(maxChars);
+  // The items share the batch's headers: what their inputs take from them is written once (execution-input.ts).
+  const inputParts = new BatchInputParts();
   return Promise.all(
     requests.map((request) =>
-      pipeline.render({ ...request, batch }).then(
+      pipeline.render({ ...request, batch, inputParts }).then(
         (result): BatchOutcome => ({ ok: true, result }),
         (error: unknown): BatchOutcome => ({ ok: false, error }),
       ),

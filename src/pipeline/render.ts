@@ -12,7 +12,7 @@ import { TEMPLATE_TYPES, templateTypeInfo } from '../templates/template-types';
 import { buildHref } from './build-href';
 import type { RequestHeaders } from './call-values';
 import { cookiesOfOthers, scopedCookieName, withoutCookie } from './component-cookies';
-import { executionInput, staticPathOf } from './execution-input';
+import { executionInput, staticPathOf, type BatchInputParts } from './execution-input';
 import { consoleRelayScript, type ConsoleLine } from './console-relay';
 import { NestedPlans } from './nested-plans';
 import type { RenderMode } from './render-mode';
@@ -47,6 +47,8 @@ export interface RenderRequest {
   requestId?: string;
   /** The allowance of the batch this request is an item of: what its items' answers may bring through the front together. */
   batch?: BatchAllowance;
+  /** A batch item's: the parts of execution inputs its batch's items share, as they share its headers (execution-input.ts). */
+  inputParts?: BatchInputParts;
   /** Registers what to cancel when the client of a request from outside goes away unanswered. */
   onAbandoned?: (cancel: () => void) => void;
   /** A nested render: the execution that asked for it, when known. */
@@ -230,6 +232,7 @@ export class RenderPipeline {
       baseUrl: request.baseUrl,
       staticPath,
       tenantCookies: cookiesOfOthers(component.cookieScope, headers, (other) => this.#cookieOwner(other) === tenant),
+      shared: request.inputParts,
     });
     const sight = tailSight(this.#tails, tenant, request.callerTenant);
     const children = unleasedWhenWatched(this.#tails, sight, this.#nested.childrenOf(component.sandboxKey, request.depth));
