@@ -17,7 +17,13 @@ if (major < 24 || missing.length > 0) {
       process.exit(1);
     }
   }
-  const child = spawn(node, [...missing, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const args = [...missing, ...process.execArgv, __filename, ...process.argv.slice(2)];
+  if (major >= 24 && typeof process.execve === 'function') {
+    // The same process, started again with the flags: no launcher is left beside the registry to
+    // hold 40 MB and relay its signals, and its process id is the registry's.
+    process.execve(node, [node, ...args], process.env);
+  }
+  const child = spawn(node, args, { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
