@@ -6,9 +6,12 @@ import type { PublishTask, PublishThreadData } from './publish-worker';
 const WORKER_FILE = path.join(__dirname, 'publish-worker.js');
 /**
  * An idle publish thread ends after this long: a registry that only serves holds none, and one
- * receiving a series of publishes keeps its thread (and the modules it loaded) between them.
+ * receiving a series of publishes (a pipeline packaging one component after another) keeps its
+ * thread and the modules it loaded between them. A thread kept holds about 28 MB of resident memory
+ * (it was kept 60 s, counted in the registry's memory under the load that followed a publish); a
+ * thread started again costs the next publish about 75 ms (bench/FINDINGS.md).
  */
-const IDLE_MS = 60_000;
+export const PUBLISH_THREAD_IDLE_MS = 5_000;
 /**
  * A publish thread's young generation, bounded too: left to Node 24's default, a thread parsing up to
  * its heap limit reached 310 MB of resident memory, 180 MB with this. A 3.6 MB bundle parsed no slower.
@@ -43,7 +46,7 @@ export function startPublishThreads(options: PublishThreadsOptions): Piscina<Pub
     name: 'publishTask',
     minThreads: 0,
     maxThreads: options.threads,
-    idleTimeout: IDLE_MS,
+    idleTimeout: PUBLISH_THREAD_IDLE_MS,
     niceIncrement: options.niceness,
     resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     // A task waits on its upload and on storage: between tasks the thread keeps its event loop
