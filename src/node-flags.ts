@@ -4,11 +4,7 @@
  * front thread and each host's own thread is a heap of its own (bench/FINDINGS.md, "Memory under
  * load"). Smaller semi-spaces mean more scavenges, and more promoted: 16 MB for the front and 8 MB
  * for a host cost no CPU per request the benchmark could see and took 50 to 150 MB off the registry
- * under load, where 8 and 4 MB cost a batch about a fifth more CPU (on a busy machine). Measured again
- * on a quiet one, 8 MB for the front as well took 10 to 30 MB more off the peaks, at the same or less
- * front CPU per GET and per batch; 4 MB for the front cost a batch 5 % more, and 4 MB for a host
- * saved 12 MB a host for a few percent fewer batches (bench/FINDINGS.md, "Memory under load, measured
- * as an operator starts the registry"). The flag is the process's, so the
+ * under load, where 8 and 4 MB cost a batch about a fifth more CPU. The flag is the process's, so the
  * front threads take the front's; isolates set their own (isolated-vm gives a 64 MB isolate about 1.4 MB).
  *
  * The front's old generation: between two full collections V8 let it grow to four times what the
@@ -23,7 +19,7 @@
 const NO_SNAPSHOT = '--no-node-snapshot';
 
 /** The registry's process (its front threads), as `bin/tessera.js` and `npm start` start it. */
-export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=8', '--heap-growing-percent=50'];
+export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=16', '--heap-growing-percent=50'];
 
 /** Each sandbox host process. */
 export const HOST_NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=8'];
