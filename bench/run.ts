@@ -2,7 +2,7 @@
  * `npm run bench`: runs the load scenarios one after another, prints the method and the results,
  * and records them in bench/README.md.
  *
- *   npm run bench -- [--scenarios render,against-oc,batch-5,nested,limits,memory,lost-isolates,render-esm,render-react,template-memory,cold-paths,catalog-scale,publish-while-rendering,publish-under-attack,render-while-tailing] [--rounds 5] [--duration 3]
+ *   npm run bench -- [--scenarios render,against-oc,as-started,batch-5,nested,limits,memory,lost-isolates,render-esm,render-react,template-memory,cold-paths,catalog-scale,publish-while-rendering,publish-under-attack,render-while-tailing] [--rounds 5] [--duration 3]
  *                    [--warmup 3] [--connections 50] [--load-generator wrk|autocannon] [--remark "text recorded with the results"] [--print-only]
  *
  * The load generator is wrk when it is installed (`apt-get install wrk`), else autocannon.
@@ -15,6 +15,7 @@ import type { LoadGeneratorName } from './load-options';
 import { recordResults } from './record-results';
 import { startRegistryServer, type BenchEnvironment, type BenchSettings, type Scenario, type ScenarioReport } from './scenario';
 import { againstOcScenario } from './scenarios/against-oc';
+import { asStartedScenario } from './scenarios/as-started';
 import { batchScenario } from './scenarios/batch';
 import { catalogScaleScenario } from './scenarios/catalog-scale';
 import { coldPathsScenario } from './scenarios/cold-paths';
@@ -39,6 +40,7 @@ import { wrkInstalled } from './wrk-load';
 const SCENARIOS: Scenario[] = [
   renderScenario,
   againstOcScenario,
+  asStartedScenario,
   batchScenario,
   nestedScenario,
   limitsScenario,

@@ -7,11 +7,11 @@ import { batchProblem, compareInRounds, probe, probeProblem, type BenchRequest, 
 import { startServerProcess } from '../server-process';
 import type { OcServerOptions } from '../servers/oc-server';
 
-const OC_SERVER = path.join(__dirname, '..', 'servers', 'oc-server.js');
+export const OC_SERVER = path.join(__dirname, '..', 'servers', 'oc-server.js');
 const OC_LABEL = `OC ${OC_VERSION} registry (production mode, file storage)`;
 const NAMES = ['Ada', 'Bob', 'Cy', 'Di', 'Ed'];
 
-interface Comparison {
+export interface Comparison {
   scenario: string;
   request: BenchRequest;
   target: number;
@@ -67,7 +67,7 @@ async function answerProblem(comparison: Comparison, servers: { name: string; ur
   return undefined;
 }
 
-async function compareWithOc(settings: BenchSettings, comparison: Comparison, tessera: LoadedServer, oc: LoadedServer): Promise<ThroughputRow> {
+export async function compareWithOc(settings: BenchSettings, comparison: Comparison, tessera: LoadedServer, oc: LoadedServer): Promise<ThroughputRow> {
   const { scenario, request, target } = comparison;
   const problem = await answerProblem(comparison, [
     { name: 'Tessera', url: tessera.url },

@@ -1,21 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { packTarball } from '../../src/packager/pack-tarball';
 import { packageComponent } from '../../src/packager/package-component';
 import { uploadPackage } from '../../src/cli/upload-package';
 import { DEMO_COMPONENTS_DIR } from '../../src/demo/publish-demo-components';
-import { benchComponent, generateVersions, REPO_ROOT, temporaryFolder } from '../bench-storage';
+import { benchComponent, generateVersions, temporaryFolder } from '../bench-storage';
+import { START_LIMIT_MS, startCliRegistry } from '../cli-registry';
 import { megabytes, verdict } from '../format-report';
 import { median } from '../load';
 import { processTreeMemory } from '../process-tree';
 import { probe, type Scenario } from '../scenario';
 import { NODE_FLAGS } from '../../src/node-flags';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'tessera.js');
 /** Sequential requests after every demo component was rendered once, before the registry idles. */
 const REQUESTS_BEFORE_IDLE = 200;
 const IDLE_MS = 8000;
@@ -26,8 +24,6 @@ const TEMPLATE_COMPONENTS = [
   { type: 'esm', component: 'bench-memory-esm' },
   { type: 'react', component: 'bench-memory-react' },
 ];
-const START_LIMIT_MS = 60_000;
-const STOP_GRACE_MS = 10_000;
 
 const GOALS = { startMs: 3000, firstRenderMs: 50, idleBytes: 150 * 2 ** 20 };
 
@@ -81,52 +77,19 @@ export const coldPathsScenario: Scenario = {
 async function startCli(storagePath: string, token: string): Promise<StartedCli> {
   const started = performance.now();
   const tokens = [{ tenant: 'bench', sha256: createHash('sha256').update(token).digest('hex'), components: ['bench-*'] }];
-  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, 'start', '--with-demo', '--port', '0', '--storage', storagePath], {
-    env: { ...process.env, TESSERA_HOST: '127.0.0.1', TESSERA_PUBLISH_TOKENS: JSON.stringify(tokens) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const registry = await startCliRegistry(['--with-demo', '--port', '0', '--storage', storagePath], NODE_FLAGS, { TESSERA_PUBLISH_TOKENS: JSON.stringify(tokens) });
   try {
-    const url = await announcedUrl(child);
     for (;;) {
-      const answer = await probe(url, { method: 'GET', path: 'hello-world?name=Ada' });
+      const answer = await probe(registry.url, { method: 'GET', path: 'hello-world?name=Ada' });
       if (answer.status === 200) break;
       if (performance.now() - started > START_LIMIT_MS) throw new Error(`GET /hello-world answered ${answer.status} ${START_LIMIT_MS / 1000} s after the start.`);
       await sleep(10);
     }
-    const startMs = performance.now() - started;
-    return { url, pid: child.pid!, startMs, stop: () => stopCli(child, exited) };
+    return { ...registry, startMs: performance.now() - started };
   } catch (error) {
-    await stopCli(child, exited);
+    await registry.stop();
     throw error;
   }
-}
-
-/** The base URL the registry logs once it listens (its log goes to stdout, one JSON line each). */
-function announcedUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tessera start did not listen within ${START_LIMIT_MS / 1000} s.`)), START_LIMIT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`tessera start exited with code ${code} before listening.`));
-    });
-    // Read to the end, so that a full pipe never stalls the registry.
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const url = /Tessera registry on (http:\/\/\S+?),/.exec(line)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      resolve(url);
-    });
-  });
-}
-
-/** SIGINT stops a registry at once (SIGTERM would drain); past the grace, SIGKILL. */
-async function stopCli(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  await exited;
-  clearTimeout(timer);
 }
 
 interface IdleMemory {
