@@ -4,9 +4,11 @@ import type { SandboxHost } from './sandbox-host';
  * Executions of one component on its home host past which the next go to another host (a hot
  * component). Kept on one host, a component's executions share frames and calls into its isolate,
  * and fewer hosts wake: at 32 rather than 4, rendered GETs, batches and nested renders took 8–12 %
- * less CPU each (bench/FINDINGS.md); a component whose isolate is busy without a break spreads earlier.
+ * less CPU each, and at 64 rather than 32 (a front thread's share of `maxConcurrentPerComponent`
+ * on two threads) a batch of one component's items took a sixth less host CPU and warmed no second
+ * host (bench/FINDINGS.md); a component whose isolate is busy without a break spreads earlier.
  */
-const SPREAD_AT = 32;
+const SPREAD_AT = 64;
 
 /** The slot of a component's home host among `slots`: the same for every front thread (FNV-1a of its name). */
 export function homeSlot(component: string, slots: number): number {

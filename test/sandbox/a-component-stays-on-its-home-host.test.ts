@@ -34,19 +34,25 @@ async function underWayAtOnce(t: Parameters<typeof startRegistry>[0], count: num
 // Each test waits out its executions' limit on a registry of its own, mostly idle: both at once.
 t.jobs = 2;
 
-t.test('a component with fewer than 32 executions under way runs on its home host only', async (t) => {
-  const codes = await underWayAtOnce(t, 24, async ({ registry }) => {
+t.test('a component with fewer than 64 executions under way runs on its home host only', async (t) => {
+  const codes = await underWayAtOnce(t, 56, async ({ registry }) => {
     await warmIsolates(registry, 1);
     await sleep(REPORTED_MS);
     t.equal(registry.pool.stats().warmIsolates, 1, 'one warm isolate: the other host never built the component');
   });
-  t.same(codes, Array(24).fill('EXECUTION_TIMEOUT'));
+  t.same(codes, Array(56).fill('EXECUTION_TIMEOUT'));
 });
 
-t.test('past 32 executions of a component under way on its home host, the next go to another host', async (t) => {
-  const codes = await underWayAtOnce(t, 48, async ({ registry }) => {
+// The default cap of a component (128) admits them all at once: none waits in its queue, and the
+// executions past 64 reach the other host. With a cap of 64 they would wait, and stay on one host.
+t.test('past 64 executions of a component under way on its home host, the next go to another host; the default cap admits 96 at once', async (t) => {
+  const codes = await underWayAtOnce(t, 96, async ({ registry, url }) => {
+    // Every execution has reached the pool once the slots held and those waiting make 96.
+    const slotsHeld = async () => [...(await (await fetch(`${url}metrics`)).text()).matchAll(/^tessera_sandbox_tenant_slots\{[^}]*\} (\d+)$/gm)].reduce((sum, [, slots]) => sum + Number(slots), 0);
+    await until(async () => (await slotsHeld()) + registry.pool.queueSize === 96);
+    t.equal(registry.pool.queueSize, 0, 'none waits in the component\'s queue');
     await warmIsolates(registry, 2);
     t.equal(registry.pool.stats().warmIsolates, 2, 'built on both hosts');
   });
-  t.same(codes, Array(48).fill('EXECUTION_TIMEOUT'));
+  t.same(codes, Array(96).fill('EXECUTION_TIMEOUT'));
 });
