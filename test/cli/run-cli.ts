@@ -23,10 +23,10 @@ interface Teardown {
 /** Longer than any command that ends takes on a busy machine (a publish at a low priority beside other suites took over 25 s), shorter than a test file may run (180 s): one still running then is stopped, so its test fails rather than leaves it behind. */
 const RUN_LIMIT_MS = 60_000;
 
-/** Runs the real `tessera` binary to its end (stopped with SIGINT past RUN_LIMIT_MS: a command that should have ended and serves instead). */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+/** Runs the real `tessera` binary to its end, with the registry's Node flags unless `nodeFlags` says otherwise (stopped with SIGINT past RUN_LIMIT_MS: a command that should have ended and serves instead). */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeFlags?: readonly string[] } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
+    const child = spawn(process.execPath, [...(options.nodeFlags ?? NODE_FLAGS), BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
     let stdout = '';
     let stderr = '';
     const limit = setTimeout(() => child.kill('SIGINT'), RUN_LIMIT_MS);
@@ -48,9 +48,9 @@ export interface RunningCli {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
 }
 
-/** Starts a long-running `tessera` command; the test's teardown stops it by its pid. */
-export function startCli(t: Teardown, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): RunningCli {
-  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
+/** Starts a long-running `tessera` command (with the registry's Node flags unless `nodeFlags` says otherwise); the test's teardown stops it by its pid. */
+export function startCli(t: Teardown, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeFlags?: readonly string[] } = {}): RunningCli {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? NODE_FLAGS), BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? cliEnv() });
   let output = '';
   let exited = false;
   const listeners = new Set<() => void>();

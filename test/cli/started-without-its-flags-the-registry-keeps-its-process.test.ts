@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { NODE_FLAGS } from '../../src/node-flags';
 import { REPO_ROOT, request } from '../helpers/start-registry';
-import { cliEnv, eventually, workFolder } from './run-cli';
+import { cliEnv, eventually, runCli, startCli, workFolder } from './run-cli';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'tessera.js');
 const commandLineOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -15,25 +14,13 @@ const childrenOf = (pid: number): number[] => readFileSync(`/proc/${pid}/task/${
 // of resident memory that served nothing, and a process id that was not the registry's.
 t.test('tessera start without the flags: the process started is the registry, with its flags, and its only children are sandbox hosts', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   const storagePath = await workFolder(t);
-  const child = spawn(process.execPath, [BIN, 'start', '--port', '0', '--storage', storagePath], {
+  const registry = startCli(t, ['start', '--port', '0', '--storage', storagePath], {
     env: cliEnv({ TESSERA_HOST: '127.0.0.1', TESSERA_LIMITS_SANDBOX_HOSTS: '1', TESSERA_LIMITS_FRONT_THREADS: '1' }),
+    nodeFlags: [],
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const { child } = registry;
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    const check = setInterval(() => {
-      const match = output.match(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
-      if (match) resolve(match[1]!);
-      if (match || child.exitCode !== null) clearInterval(check);
-      if (!match && child.exitCode !== null) reject(new Error(`the registry exited before listening:\n${output}`));
-    }, 50);
-  });
+  const [, url] = await registry.waitFor(/Tessera registry on (http:\/\/127\.0\.0\.1:\d+\/)/);
 
   const commandLine = commandLineOf(child.pid!);
   t.same(commandLine.slice(1, 1 + NODE_FLAGS.length), [...NODE_FLAGS], 'the process started runs with the registry flags');
@@ -49,15 +36,7 @@ t.test('tessera start without the flags: the process started is the registry, wi
 });
 
 t.test('a command that ends, started without the flags, keeps its output and its exit code', async (t) => {
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv() });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (args: string[]) => runCli(args, { nodeFlags: [] });
   const help = await run(['start', '--help']);
   t.equal(help.code, 0);
   t.match(help.stdout, /^Usage: tessera start /);
