@@ -18,9 +18,10 @@ if (major < 24 || missing.length > 0) {
     }
   }
   const args = [...missing, ...process.execArgv, __filename, ...process.argv.slice(2)];
-  if (major >= 24 && typeof process.execve === 'function') {
-    // The same process, started again with the flags: no launcher is left beside the registry to
-    // hold 40 MB and relay its signals, and its process id is the registry's.
+  if (typeof process.execve === 'function') {
+    // The same process, started again with the flags (and Node.js 24, when this one is older but
+    // can exec): no launcher is left beside the registry to hold 40 MB and relay its signals, and
+    // its process id is the registry's.
     process.execve(node, [node, ...args], process.env);
   }
   const child = spawn(node, args, { stdio: 'inherit' });

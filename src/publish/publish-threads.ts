@@ -11,7 +11,7 @@ const WORKER_FILE = path.join(__dirname, 'publish-worker.js');
  * (it was kept 60 s, counted in the registry's memory under the load that followed a publish); a
  * thread started again costs the next publish about 75 ms (bench/FINDINGS.md).
  */
-export const PUBLISH_THREAD_IDLE_MS = 5_000;
+const IDLE_MS = 5_000;
 /**
  * A publish thread's young generation, bounded too: left to Node 24's default, a thread parsing up to
  * its heap limit reached 310 MB of resident memory, 180 MB with this. A 3.6 MB bundle parsed no slower.
@@ -46,7 +46,7 @@ export function startPublishThreads(options: PublishThreadsOptions): Piscina<Pub
     name: 'publishTask',
     minThreads: 0,
     maxThreads: options.threads,
-    idleTimeout: PUBLISH_THREAD_IDLE_MS,
+    idleTimeout: IDLE_MS,
     niceIncrement: options.niceness,
     resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     // A task waits on its upload and on storage: between tasks the thread keeps its event loop

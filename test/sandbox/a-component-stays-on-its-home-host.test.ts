@@ -47,9 +47,10 @@ t.test('a component with fewer than 64 executions under way runs on its home hos
 // executions past 64 reach the other host. With a cap of 64 they would wait, and stay on one host.
 t.test('past 64 executions of a component under way on its home host, the next go to another host; the default cap admits 96 at once', async (t) => {
   const codes = await underWayAtOnce(t, 96, async ({ registry, url }) => {
-    // Every execution has reached the pool once the slots held and those waiting make 96.
+    // Every execution has reached the pool once the slots held and those waiting make 96 (95: a
+    // machine slow enough to end the first, sent alone before the others, at its time limit meanwhile).
     const slotsHeld = async () => [...(await (await fetch(`${url}metrics`)).text()).matchAll(/^tessera_sandbox_tenant_slots\{[^}]*\} (\d+)$/gm)].reduce((sum, [, slots]) => sum + Number(slots), 0);
-    await until(async () => (await slotsHeld()) + registry.pool.queueSize === 96);
+    await until(async () => (await slotsHeld()) + registry.pool.queueSize >= 95);
     t.equal(registry.pool.queueSize, 0, 'none waits in the component\'s queue');
     await warmIsolates(registry, 2);
     t.equal(registry.pool.stats().warmIsolates, 2, 'built on both hosts');
