@@ -29,7 +29,8 @@ export interface SupervisionHooks {
  * The sandbox host processes of a pool, one per slot: started (or, on a guest front thread, connected
  * to as their owner announces them), pinged, and replaced when one dies, goes silent, loses an isolate
  * or an execution, or outgrows its memory. A host to recycle is drained (no new executions, running
- * ones finish) and killed, while its replacement already starts.
+ * ones finish) and killed, while its replacement already starts; when no other host takes executions
+ * meanwhile (a pool of one host), it stands in for its replacement until that one is ready.
  */
 export class HostSupervision {
   readonly #options: SandboxPoolOptions;
@@ -41,6 +42,11 @@ export class HostSupervision {
   readonly #slots: Array<SandboxHost | undefined> = [];
   /** Hosts being drained before they are killed. */
   readonly #draining = new Set<SandboxHost>();
+  /**
+   * Per slot, a host being recycled that still takes its slot's executions while the slot's new host
+   * starts, because no other host would take them: a recycle then stalls no one's renders.
+   */
+  readonly #standIns: Array<SandboxHost | undefined> = [];
   readonly #waitingForHost = new Set<() => void>();
   readonly #heartbeat: NodeJS.Timeout;
   readonly #hostEvents: HostEvents;
@@ -54,6 +60,11 @@ export class HostSupervision {
       ready: (host) => {
         const sharing = this.#options.sharing;
         const slot = this.#slots.indexOf(host);
+        const standIn = slot === -1 ? undefined : this.#standIns[slot];
+        if (standIn) {
+          this.#standIns[slot] = undefined;
+          this.#retire(standIn);
+        }
         if (sharing.role === 'owner' && slot !== -1) sharing.announce({ slot, address: host.address, pid: host.pid });
         const waiting = [...this.#waitingForHost];
         this.#waitingForHost.clear();
@@ -99,7 +110,12 @@ export class HostSupervision {
 
   /** The ready host for a component (host-routing.ts). */
   pick(component: string): SandboxHost | undefined {
-    return pickHost(this.#slots, component, this.#options.ownSlot);
+    return pickHost(this.#standIns.some(Boolean) ? this.#serving() : this.#slots, component, this.#options.ownSlot);
+  }
+
+  /** The hosts taking each slot's executions: its stand-in while its new host starts. */
+  #serving(): Array<SandboxHost | undefined> {
+    return this.#slots.map((host, slot) => (host?.state === 'ready' ? host : (this.#standIns[slot] ?? host)));
   }
 
   /** A version left the catalog (unpublished): the leases granted before no longer run it. */
@@ -115,7 +131,7 @@ export class HostSupervision {
         reject(new TesseraError('SANDBOX_CRASHED', 'No sandbox host became ready in time; retry the request.'));
       }, timeoutMs);
       const wake = () => {
-        const host = this.#slots.find((candidate) => candidate?.state === 'ready');
+        const host = this.#serving().find((candidate) => candidate?.state === 'ready');
         if (!host) {
           this.#waitingForHost.add(wake);
           return;
@@ -152,6 +168,11 @@ export class HostSupervision {
    * A host to replace (it lost an execution, an isolate, or outgrew its memory): a new host takes
    * its slot now; the host drains (no new executions, running ones of every front finish) and is
    * killed once drained, or past the time limit anyway. A guest asks the owner to do it.
+   *
+   * A host that lost an isolate or outgrew its memory still runs everything else as well as before;
+   * when no other host is ready, it takes its slot's executions until its replacement is (a few
+   * hundred ms), rather than every tenant's renders waiting for that. One that lost an execution
+   * is not trusted with more: it drains at once.
    */
   #recycle(host: SandboxHost, reason: RecycleReason): void {
     const sharing = this.#options.sharing;
@@ -159,12 +180,28 @@ export class HostSupervision {
       sharing.recycle(host.pid, reason);
       return;
     }
+    if (this.#closing) return;
     const slot = this.#slots.indexOf(host);
-    if (slot === -1 || this.#closing) return;
-    host.state = 'draining';
-    this.#draining.add(host);
+    if (slot === -1) {
+      // A stand-in is being replaced already; one that lost an execution is not trusted with more either.
+      const standingIn = this.#standIns.indexOf(host);
+      if (standingIn !== -1 && reason === 'overdue') {
+        this.#standIns[standingIn] = undefined;
+        this.#retire(host);
+      }
+      return;
+    }
     this.#slots[slot] = this.#startHost();
     this.#options.events.hostReplaced(reason);
+    const othersReady = this.#slots.some((other) => other?.state === 'ready');
+    if (reason !== 'overdue' && host.state === 'ready' && !othersReady) this.#standIns[slot] = host;
+    else this.#retire(host);
+  }
+
+  /** A replaced host drains, and is killed once drained or past the time limit. */
+  #retire(host: SandboxHost): void {
+    host.state = 'draining';
+    this.#draining.add(host);
     host.drain();
     host.releaseIfIdle();
     // Executions bound to end by their time limit; past it (and a margin) the host goes anyway.
@@ -173,12 +210,14 @@ export class HostSupervision {
 
   /** Owner: a guest asks for the host with this process id to be replaced. */
   recycleHost(pid: number, reason: RecycleReason): void {
-    const host = this.#slots.find((candidate) => candidate?.pid === pid);
+    const host = [...this.#slots, ...this.#standIns].find((candidate) => candidate?.pid === pid);
     if (host) this.#recycle(host, reason);
   }
 
   #exited(host: SandboxHost): void {
     this.#draining.delete(host);
+    const standingIn = this.#standIns.indexOf(host);
+    if (standingIn !== -1) this.#standIns[standingIn] = undefined;
     const slot = this.#slots.indexOf(host);
     // A guest's slot is filled by the owner's next announcement.
     if (slot === -1 || this.#closing || this.#options.sharing.role === 'guest') return;
@@ -192,7 +231,7 @@ export class HostSupervision {
 
   #checkHosts(): void {
     const now = performance.now();
-    for (const host of [...this.#slots, ...this.#draining]) {
+    for (const host of this.#every()) {
       if (host === undefined || host.state === 'gone') continue;
       // Only the owner watches a host's life; a guest answers what it sent.
       if (this.#options.sharing.role === 'guest') {
@@ -228,9 +267,14 @@ export class HostSupervision {
     return this.#slots.flatMap((host) => (host ? [host.pid] : []));
   }
 
+  /** Every host of the pool's: in its slots, standing in, draining. */
+  #every(): Array<SandboxHost | undefined> {
+    return [...this.#slots, ...this.#standIns, ...this.#draining];
+  }
+
   stats(): SandboxStats {
     const stats: SandboxStats = { hosts: 0, warmIsolates: 0, heapBytes: 0, rssBytes: 0, busyComponents: 0 };
-    for (const host of [...this.#slots, ...this.#draining]) {
+    for (const host of this.#every()) {
       if (host === undefined) continue;
       if (host.state === 'ready') stats.hosts++;
       if (host.state === 'gone' || !host.lastPong) continue;
@@ -246,7 +290,7 @@ export class HostSupervision {
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#heartbeat);
-    const hosts = [...this.#slots, ...this.#draining].filter((host) => host !== undefined);
+    const hosts = this.#every().filter((host) => host !== undefined);
     for (const host of hosts) host.kill();
     await Promise.all(hosts.map((host) => host.ended));
   }
