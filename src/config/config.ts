@@ -77,7 +77,11 @@ export interface RegistryConfig {
     maxBatchSize: number;
     jsonBodyBytes: number;
     publishBytes: number;
-    /** Sandbox host processes: the failure domain of tenant code (workers/sandbox-host.ts). */
+    /**
+     * Sandbox host processes: the failure domain of tenant code (workers/sandbox-host.ts). One per
+     * two CPUs: a host runs its isolates on threads of its own, so one keeps up with the two front
+     * threads of 2 CPUs, and each more costs its 50 MB idle (bench/FINDINGS.md).
+     */
     sandboxHosts: number;
     /**
      * Threads serving HTTP on the registry's port, the main thread's included, all over the same
@@ -171,7 +175,7 @@ export function defaultConfig(): RegistryConfig {
       maxBatchSize: 50,
       jsonBodyBytes: 1024 * 1024,
       publishBytes: 20 * 1024 * 1024,
-      sandboxHosts: Math.min(4, Math.max(2, os.availableParallelism())),
+      sandboxHosts: Math.min(4, Math.ceil(os.availableParallelism() / 2)),
       frontThreads: process.platform === 'linux' ? Math.min(4, os.availableParallelism()) : 1,
       publishThreads: 1,
       publishCheckSeconds: 20,
@@ -181,8 +185,9 @@ export function defaultConfig(): RegistryConfig {
       serverScriptNesting: 256,
       dryRunsPerHour: 120,
       maxQueue: 1000,
-      concurrentPerHost: 128,
-      // Half the pool's slots on 2 CPUs (2 hosts × 128): a hot component leaves the other half to
+      // The pool's slots are what they were with a host per CPU: 256 on 2 CPUs, 512 on 4.
+      concurrentPerHost: 256,
+      // Half the pool's slots on 2 CPUs (1 host × 256): a hot component leaves the other half to
       // every other component. At 64, a batch of one component's items from 50 connections waited
       // in its queue, each freed slot sending one item at a time: 30 % fewer batches (bench/FINDINGS.md).
       maxConcurrentPerComponent: 128,
