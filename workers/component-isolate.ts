@@ -58,7 +58,7 @@ export class ComponentIsolate implements WatchedIsolate {
    * `onLost` is told, with the versions it was running, when V8 loses control of the isolate;
    * `onCpu`, the CPU time it spent, at each `tellCpu` and when it is disposed.
    */
-  constructor(tenant: string, limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[]) => void, onCpu: (ns: bigint) => void) {
+  constructor(tenant: string, limits: SandboxLimits, forward: BridgeForwarder, onLost: (keys: string[], stillRunning: boolean) => void, onCpu: (ns: bigint) => void) {
     this.tenant = tenant;
     this.#limits = limits;
     this.#isolate = new ivm.Isolate({

@@ -47,7 +47,8 @@ export interface DisposalHooks {
   /** Ends an execution whose isolate went, with its answer. */
   end(id: number, execution: Execution, answer: IsolateAnswer): void;
   /** V8 lost control of the isolate, running these versions (or holding them). */
-  lost(keys: string[]): void;
+  /** `stillRunning`: its thread is still at work in a built-in (a catastrophic failure parks it instead). */
+  lost(keys: string[], stillRunning: boolean): void;
   /** The versions it holds, for a loss with none running. */
   versionKeys(): Iterable<string>;
   /** It went for its memory (its heap limit, or the watchdog): told once. */
@@ -124,7 +125,7 @@ export class IsolateDisposal {
     // lost: its host is recycled.
     if (this.#readings.working) {
       setTimeout(() => {
-        if (this.#readings.working) this.lose(running);
+        if (this.#readings.working) this.lose(running, true);
       }, stopWaitMs).unref();
     }
   }
@@ -142,11 +143,11 @@ export class IsolateDisposal {
     // when this isolate alone was at work, a host still growing after the wait tells that it has not.
     if (!sole) return;
     setTimeout(() => {
-      if (latestRss() > rss + STILL_GROWING_BYTES) this.lose(running);
+      if (latestRss() > rss + STILL_GROWING_BYTES) this.lose(running, true);
     }, MEMORY_STOP_WAIT_MS).unref();
   }
 
-  lose(keys?: string[]): void {
+  lose(keys?: string[], stillRunning = false): void {
     if (this.#lost) return;
     this.#lost = true;
     this.#retiring = true;
@@ -154,6 +155,6 @@ export class IsolateDisposal {
     const running = keys ?? this.#executions.versionKeys();
     for (const [id, execution] of this.#executions) this.#hooks.end(id, execution, MEMORY_FAILURE);
     for (const lost of this.building) lost(MEMORY_FAILURE);
-    this.#hooks.lost([...new Set(running.length > 0 ? running : this.#hooks.versionKeys())]);
+    this.#hooks.lost([...new Set(running.length > 0 ? running : this.#hooks.versionKeys())], stillRunning);
   }
 }

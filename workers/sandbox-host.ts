@@ -145,10 +145,10 @@ const broadcast = (message: HostMessage): void => {
 
 /** An isolate was lost here: V8 may still be running it, and only the end of this process takes its memory back. */
 let lostAnIsolate = false;
-const warm = new WarmIsolates(limits, forward, (tenant, keys) => {
+const warm = new WarmIsolates(limits, forward, (tenant, keys, stillRunning) => {
   lostAnIsolate = true;
   watchdog.wake();
-  broadcast({ t: 'isolate-lost', tenant, keys });
+  broadcast(stillRunning ? { t: 'isolate-lost', tenant, keys, stillRunning } : { t: 'isolate-lost', tenant, keys });
 });
 
 /** Runs one execution: at once when its version is warm, else once its context is built. */

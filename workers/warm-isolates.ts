@@ -31,7 +31,7 @@ interface WarmVersion {
 export class WarmIsolates {
   readonly #limits: SandboxLimits;
   readonly #forward: BridgeForwarder;
-  readonly #onLost: (tenant: string, keys: string[]) => void;
+  readonly #onLost: (tenant: string, keys: string[], stillRunning: boolean) => void;
   /** By version key. */
   readonly #versions = new Map<string, WarmVersion>();
   #uses = 0;
@@ -46,7 +46,7 @@ export class WarmIsolates {
    */
   #cpu = new Map<string, bigint>();
 
-  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (tenant: string, keys: string[]) => void) {
+  constructor(limits: SandboxLimits, forward: BridgeForwarder, onLost: (tenant: string, keys: string[], stillRunning: boolean) => void) {
     this.#limits = limits;
     this.#forward = forward;
     this.#onLost = onLost;
@@ -100,7 +100,7 @@ export class WarmIsolates {
     const isolates = (this.#isolates.get(component) ?? []).filter((isolate) => isolate.usable);
     let isolate = isolates.find((candidate) => candidate.tenant === tenant && candidate.versionCount < VERSIONS_PER_ISOLATE);
     if (!isolate) {
-      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, (keys) => this.#onLost(tenant, keys), (ns) => this.#cpu.set(tenant, (this.#cpu.get(tenant) ?? 0n) + ns));
+      isolate = new ComponentIsolate(tenant, this.#limits, this.#forward, (keys, stillRunning) => this.#onLost(tenant, keys, stillRunning), (ns) => this.#cpu.set(tenant, (this.#cpu.get(tenant) ?? 0n) + ns));
       isolates.push(isolate);
     }
     this.#isolates.set(component, isolates);

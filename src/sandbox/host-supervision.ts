@@ -71,13 +71,13 @@ export class HostSupervision {
         for (const wake of waiting) wake();
       },
       bridge: hooks.bridge,
-      isolateLost: (host, tenant, keys) => {
+      isolateLost: (host, tenant, keys, stillRunning) => {
         // Every front hears of it (each keeps its own quarantine); the host's owner counts it and recycles the host.
         const components = new Set(keys.map(componentOfKey));
         for (const component of components) this.#hooks.recordLoss({ component, tenant });
         if (this.#options.sharing.role === 'guest') return;
         this.#options.events.isolateLost(tenant);
-        this.#recycle(host, 'isolate-lost');
+        this.#recycle(host, 'isolate-lost', stillRunning);
       },
       draining: (host) => {
         if (host.state !== 'draining') return;
@@ -169,12 +169,13 @@ export class HostSupervision {
    * its slot now; the host drains (no new executions, running ones of every front finish) and is
    * killed once drained, or past the time limit anyway. A guest asks the owner to do it.
    *
-   * A host that lost an isolate or outgrew its memory still runs everything else as well as before;
-   * when no other host is ready, it takes its slot's executions until its replacement is (a few
-   * hundred ms), rather than every tenant's renders waiting for that. One that lost an execution
-   * is not trusted with more: it drains at once.
+   * A host whose lost isolate's thread is parked (V8's catastrophic failure), or that outgrew its
+   * memory, still runs everything else as well as before: when no other host is ready, it takes its
+   * slot's executions until its replacement is (a few hundred ms), rather than every tenant's renders
+   * waiting for that. One that lost an execution is not trusted with more, and one whose lost isolate
+   * still runs inside a built-in would grow under its neighbours' executions: both drain at once.
    */
-  #recycle(host: SandboxHost, reason: RecycleReason): void {
+  #recycle(host: SandboxHost, reason: RecycleReason, stillRunning = false): void {
     const sharing = this.#options.sharing;
     if (sharing.role === 'guest') {
       sharing.recycle(host.pid, reason);
@@ -183,9 +184,9 @@ export class HostSupervision {
     if (this.#closing) return;
     const slot = this.#slots.indexOf(host);
     if (slot === -1) {
-      // A stand-in is being replaced already; one that lost an execution is not trusted with more either.
+      // A stand-in is being replaced already; one that lost an execution, or whose lost isolate still runs, drains now.
       const standingIn = this.#standIns.indexOf(host);
-      if (standingIn !== -1 && reason === 'overdue') {
+      if (standingIn !== -1 && (reason === 'overdue' || stillRunning)) {
         this.#standIns[standingIn] = undefined;
         this.#retire(host);
       }
@@ -194,7 +195,7 @@ export class HostSupervision {
     this.#slots[slot] = this.#startHost();
     this.#options.events.hostReplaced(reason);
     const othersReady = this.#slots.some((other) => other?.state === 'ready');
-    if (reason !== 'overdue' && host.state === 'ready' && !othersReady) this.#standIns[slot] = host;
+    if (reason !== 'overdue' && !stillRunning && host.state === 'ready' && !othersReady) this.#standIns[slot] = host;
     else this.#retire(host);
   }
 

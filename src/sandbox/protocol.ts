@@ -255,6 +255,8 @@ export interface IsolateLostMessage {
   /** The tenant whose versions the isolate ran (a moved name's former owner's versions are not the new owner's). */
   tenant: string;
   keys: string[];
+  /** Its thread is still at work inside a built-in, taking CPU and perhaps memory (a catastrophic failure parks it instead). */
+  stillRunning?: true;
 }
 
 /** Sent to the owner once the host listens on its socket, and to each front once it has connected. */

@@ -29,8 +29,8 @@ export interface HostEvents {
   ready(host: SandboxHost): void;
   /** A bridge call of one of this host's executions (checked to be one). */
   bridge(host: SandboxHost, execution: HostExecution, message: BridgeCallMessage): void;
-  /** V8 lost an isolate running these versions of `tenant`'s. */
-  isolateLost(host: SandboxHost, tenant: string, keys: string[]): void;
+  /** V8 lost an isolate running these versions of `tenant`'s; `stillRunning`: its thread still works in a built-in. */
+  isolateLost(host: SandboxHost, tenant: string, keys: string[], stillRunning: boolean): void;
   /** The host drains (it is being replaced): this front releases it once its executions there are answered. */
   draining(host: SandboxHost): void;
   /** After `drain()`: every front has released the host. */
@@ -126,7 +126,7 @@ export class SandboxHost {
         this.#busy = message.components;
         break;
       case 'isolate-lost':
-        this.#events.isolateLost(this, message.tenant, message.keys);
+        this.#events.isolateLost(this, message.tenant, message.keys, message.stillRunning === true);
         break;
       case 'draining':
         if (this.state === 'ready' || this.state === 'starting') this.state = 'draining';
