@@ -46,8 +46,10 @@ export function classify(error: unknown, disposeReason: DisposeReason | undefine
 export interface DisposalHooks {
   /** Ends an execution whose isolate went, with its answer. */
   end(id: number, execution: Execution, answer: IsolateAnswer): void;
-  /** V8 lost control of the isolate, running these versions (or holding them). */
-  /** `stillRunning`: its thread is still at work in a built-in (a catastrophic failure parks it instead). */
+  /**
+   * V8 lost control of the isolate, running these versions (or holding them); `stillRunning`: its
+   * thread is still at work in a built-in (a catastrophic failure parks it instead).
+   */
   lost(keys: string[], stillRunning: boolean): void;
   /** The versions it holds, for a loss with none running. */
   versionKeys(): Iterable<string>;
