@@ -30,7 +30,8 @@ export interface SupervisionHooks {
  * to as their owner announces them), pinged, and replaced when one dies, goes silent, loses an isolate
  * or an execution, or outgrows its memory. A host to recycle is drained (no new executions, running
  * ones finish) and killed, while its replacement already starts; when no other host takes executions
- * meanwhile (a pool of one host), it stands in for its replacement until that one is ready.
+ * meanwhile (a pool of one host), one recycled for its memory or for a parked lost isolate stands in
+ * for its replacement until that one is ready (`#recycle`).
  */
 export class HostSupervision {
   readonly #options: SandboxPoolOptions;

@@ -16,9 +16,9 @@ async function slotsByTenant(url: string): Promise<Record<string, number>> {
 }
 
 // The default cap lets a component run more of its executions at once (128, half the slots of the
-// default pool on 2 CPUs: one host of 256). A tenant flooding its component that never answers then holds those 128, no
-// more: its next executions wait in the component's own queue, and another tenant's component
-// renders at once, beside them.
+// default pool on 2 CPUs: one host of 256). A tenant flooding its component that never answers then
+// holds those 128, no more: its next executions wait in the component's own queue, and another
+// tenant's component renders at once, beside them.
 t.test('a component flooded past its default cap holds half the pool; another tenant renders at once', async (t) => {
   t.equal(CAP, 128, 'the default cap');
   const started = await startRegistry(t, [ofTenant('flooder', fixture('hostile-never-settles')), BYSTANDER], (config) => {
