@@ -79,13 +79,16 @@ export interface RegistryConfig {
     publishBytes: number;
     /**
      * Sandbox host processes: the failure domain of tenant code (workers/sandbox-host.ts). One per
-     * two CPUs: a host runs its isolates on threads of its own, so one keeps up with the two front
+     * two CPUs: a host runs its isolates on threads of its own, so one keeps up with the front
      * threads of 2 CPUs, and each more costs its 50 MB idle (bench/FINDINGS.md).
      */
     sandboxHosts: number;
     /**
      * Threads serving HTTP on the registry's port, the main thread's included, all over the same
-     * sandbox hosts (src/fronts/). More than one only on Linux, where sockets can share a port.
+     * sandbox hosts (src/fronts/). More than one only on Linux, where sockets can share a port. One
+     * per two CPUs, the other CPU of each pair left to the hosts: each thread holds 70 to 90 MB under
+     * load, and one thread on 2 CPUs, its executions sent in frames (src/sandbox/outbox.ts), answered
+     * within a few percent of what two did (bench/FINDINGS.md).
      */
     frontThreads: number;
     /** Threads that receive, check and store published packages, apart from the fronts and the sandbox hosts (src/publish/). */
@@ -176,7 +179,7 @@ export function defaultConfig(): RegistryConfig {
       jsonBodyBytes: 1024 * 1024,
       publishBytes: 20 * 1024 * 1024,
       sandboxHosts: Math.min(4, Math.ceil(os.availableParallelism() / 2)),
-      frontThreads: process.platform === 'linux' ? Math.min(4, os.availableParallelism()) : 1,
+      frontThreads: process.platform === 'linux' ? Math.max(1, Math.min(4, Math.floor(os.availableParallelism() / 2))) : 1,
       publishThreads: 1,
       publishCheckSeconds: 20,
       publishThreadNiceness: 10,

@@ -6,6 +6,12 @@ import { Outbox } from './outbox';
 import type { ComponentOwner } from './component-owner';
 import type { BridgeCallMessage, ComponentCode, ExecuteMessage, FrontMessage, HostMessage, NestedRun, PongMessage, TailReport } from './protocol';
 
+/**
+ * A turn's executions of one component leave in frames of this many (outbox.ts): the host starts on
+ * them while the front reads the turn's other requests.
+ */
+const FRAME_SIZE = 16;
+
 /** A draining host did not run the execution: it is to run on another host. */
 export const ELSEWHERE = Symbol('elsewhere');
 
@@ -81,7 +87,7 @@ export class SandboxHost {
   constructor(link: HostLink, events: HostEvents) {
     this.#events = events;
     this.#link = link;
-    this.#outbox = new Outbox((batch) => link.send(batch));
+    this.#outbox = new Outbox((batch) => link.send(batch), FRAME_SIZE);
     link.start({
       batch: (batch) => {
         for (const message of batch) this.#receive(message);
@@ -163,7 +169,7 @@ export class SandboxHost {
     if (foreign) message.foreign = true;
     if (lease) message.lease = this.#plans.lease(lease);
     if (tail) message.tail = true;
-    this.#outbox.post(message);
+    this.#outbox.post(message, component);
     return id;
   }
 
