@@ -28,4 +28,4 @@ HEALTHCHECK --interval=5s --timeout=2s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 # With every one of the registry's Node flags (src/node-flags.ts): bin/tessera.js then runs the
 # registry in this process; with one missing, it would start a second Node process to add it.
-CMD ["node", "--no-node-snapshot", "--max-semi-space-size=16", "--heap-growing-percent=50", "bin/tessera.js", "start"]
+CMD ["node", "--no-node-snapshot", "--max-semi-space-size=16", "--heap-growing-percent=50", "--no-allocation-site-pretenuring", "bin/tessera.js", "start"]

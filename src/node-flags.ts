@@ -13,13 +13,19 @@
  * minute of batches. `--heap-growing-percent=50` lets it grow by half instead: the front peaked at
  * 260 to 280 MB under the same load, with the same CPU per batch (bench/FINDINGS.md, "Memory under
  * load"). A host's own heap is small beside its isolates: the flag did not lower a host's memory.
+ *
+ * Pretenuring: under batches V8 at times judged that the objects of some of the front's allocation
+ * sites outlive young collections, and made them in the old generation from then on; a request's
+ * objects die within milliseconds, so the old generation filled with garbage and the front ran a
+ * full collection every 200 ms (40 to 50 in 8 s, a third of a CPU on V8's helper threads, pauses
+ * of 5 to 10 ms), where otherwise it ran 3 or 4. Without pretenuring it never did (bench/FINDINGS.md).
  */
 
 /** isolated-vm cannot run beside V8's startup snapshot. */
 const NO_SNAPSHOT = '--no-node-snapshot';
 
 /** The registry's process (its front threads), as `bin/tessera.js` and `npm start` start it. */
-export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=16', '--heap-growing-percent=50'];
+export const NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=16', '--heap-growing-percent=50', '--no-allocation-site-pretenuring'];
 
 /** Each sandbox host process. */
 export const HOST_NODE_FLAGS: readonly string[] = [NO_SNAPSHOT, '--max-semi-space-size=8'];
