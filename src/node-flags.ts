@@ -18,7 +18,7 @@
  * sites outlive young collections, and made them in the old generation from then on; a request's
  * objects die within milliseconds, so the old generation filled with garbage and the front ran a
  * full collection every 200 ms (40 to 50 in 8 s, a third of a CPU on V8's helper threads, pauses
- * of 5 to 10 ms), where otherwise it ran 3 or 4. Without pretenuring it never did (bench/FINDINGS.md).
+ * of 5 to 10 ms), where otherwise it ran 3 or 4. Without pretenuring, none of three runs did (bench/FINDINGS.md).
  */
 
 /** isolated-vm cannot run beside V8's startup snapshot. */

@@ -88,7 +88,7 @@ export interface RegistryConfig {
      * sandbox hosts (src/fronts/). More than one only on Linux, where sockets can share a port. One
      * per two CPUs, the other CPU of each pair left to the hosts: each thread holds 70 to 90 MB under
      * load, and one thread on 2 CPUs, its executions sent in frames (src/sandbox/outbox.ts), answered
-     * within a few percent of what two did (bench/FINDINGS.md).
+     * 1 to 15 % fewer requests than two did on a loaded machine, for 70 MB less (bench/FINDINGS.md).
      */
     frontThreads: number;
     /** Threads that receive, check and store published packages, apart from the fronts and the sandbox hosts (src/publish/). */

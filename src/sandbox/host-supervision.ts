@@ -61,11 +61,7 @@ export class HostSupervision {
       ready: (host) => {
         const sharing = this.#options.sharing;
         const slot = this.#slots.indexOf(host);
-        const standIn = slot === -1 ? undefined : this.#standIns[slot];
-        if (standIn) {
-          this.#standIns[slot] = undefined;
-          this.#retire(standIn);
-        }
+        if (slot !== -1) this.#endStandIn(slot);
         if (sharing.role === 'owner' && slot !== -1) sharing.announce({ slot, address: host.address, pid: host.pid });
         const waiting = [...this.#waitingForHost];
         this.#waitingForHost.clear();
@@ -172,8 +168,8 @@ export class HostSupervision {
    *
    * A host whose lost isolate's thread is parked (V8's catastrophic failure), or that outgrew its
    * memory, still runs everything else as well as before: when no other host is ready, it takes its
-   * slot's executions until its replacement is (a few hundred ms), rather than every tenant's renders
-   * waiting for that. One that lost an execution is not trusted with more, and one whose lost isolate
+   * slot's executions until its replacement is (a few hundred ms; at most the time a new host is
+   * given to start), rather than every tenant's renders waiting for that. One that lost an execution is not trusted with more, and one whose lost isolate
    * still runs inside a built-in would grow under its neighbours' executions: both drain at once.
    */
   #recycle(host: SandboxHost, reason: RecycleReason, stillRunning = false): void {
@@ -187,17 +183,26 @@ export class HostSupervision {
     if (slot === -1) {
       // A stand-in is being replaced already; one that lost an execution, or whose lost isolate still runs, drains now.
       const standingIn = this.#standIns.indexOf(host);
-      if (standingIn !== -1 && (reason === 'overdue' || stillRunning)) {
-        this.#standIns[standingIn] = undefined;
-        this.#retire(host);
-      }
+      if (standingIn !== -1 && (reason === 'overdue' || stillRunning)) this.#endStandIn(standingIn);
       return;
     }
     this.#slots[slot] = this.#startHost();
     this.#options.events.hostReplaced(reason);
     const othersReady = this.#slots.some((other) => other?.state === 'ready');
-    if (reason !== 'overdue' && !stillRunning && host.state === 'ready' && !othersReady) this.#standIns[slot] = host;
-    else this.#retire(host);
+    if (reason !== 'overdue' && !stillRunning && host.state === 'ready' && !othersReady) {
+      this.#standIns[slot] = host;
+      // No longer than a new host is given to start: replacements that never get ready (each killed
+      // at that limit and started again) do not keep a host past its limits serving for good.
+      setTimeout(() => this.#endStandIn(slot, host), HOST_START_MS).unref();
+    } else this.#retire(host);
+  }
+
+  /** The slot's stand-in (that one only, when given) drains: its replacement is ready, or it may stand in no more. */
+  #endStandIn(slot: number, only?: SandboxHost): void {
+    const standIn = this.#standIns[slot];
+    if (standIn === undefined || (only !== undefined && standIn !== only) || this.#closing) return;
+    this.#standIns[slot] = undefined;
+    this.#retire(standIn);
   }
 
   /** A replaced host drains, and is killed once drained or past the time limit. */

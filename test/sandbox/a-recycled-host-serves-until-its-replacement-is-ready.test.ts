@@ -105,3 +105,39 @@ t.test('a host whose lost isolate still runs inside a built-in drains at once, w
   await waiting;
   t.match((await request(`${url}metrics`)).text, /^tessera_sandbox_host_restarts_total\{reason="isolate-lost"\} 1$/m, 'the host was recycled once');
 });
+
+// The stand-in serves past its host's limits, so only for as long as a new host is given to start
+// (15 s). Here every replacement is stopped the moment it is forked: each is killed at that limit
+// and started again, and none is ever ready. Without the bound, the host recycled for its memory
+// would take executions for good.
+t.test('a stand-in drains once a new host has had its time to start, though none is ready', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+  const started = await startRegistry(t, [ofTenant('hoarder', fixture('hostile-intl-hoard')), BYSTANDER], (config) => {
+    config.limits.hostMemoryMb = 96;
+  });
+  const { registry, url } = started;
+  await hostsUp(registry, 1);
+  const [first] = registry.pool.hostProcessIds();
+  const stopped = new Set<number>();
+  const watch = setInterval(() => {
+    for (const pid of registry.pool.hostProcessIds()) {
+      if (pid === first || stopped.has(pid)) continue;
+      stopped.add(pid);
+      process.kill(pid, 'SIGSTOP');
+    }
+  }, 1);
+  t.teardown(() => {
+    clearInterval(watch);
+    for (const pid of stopped) if (running(pid)) process.kill(pid, 'SIGCONT');
+  });
+
+  const hoard = await request(`${url}hostile-intl-hoard?count=1500`);
+  t.same([hoard.status, hoard.body.html], [200, '<p>1500 kept, 1,234.5</p>'], 'the request that grew the host is answered');
+  await until(() => stopped.size > 0);
+  await bystanderRenders(t, started, 'Standing', 'another tenant renders on the stand-in');
+  t.ok(await within(40_000, () => !running(first!)), 'the stand-in ended though no replacement became ready');
+  t.equal(registry.pool.stats().hosts, 0, 'no host is ready');
+
+  clearInterval(watch);
+  for (const pid of stopped) if (running(pid)) process.kill(pid, 'SIGCONT');
+  await bystanderRenders(t, started, 'After', 'once a replacement may start, it serves');
+});
