@@ -12,6 +12,7 @@ import type { RequestHeaders } from '../src/pipeline/call-values';
 import type { BatchInputParts, ExecutionRequest } from '../src/pipeline/execution-input';
 import type { WrapOptions } from '../src/pipeline/wrap-html';
 import { median } from './load';
+import { BROWSER_HEADERS, WRK_HEADERS } from './sample-headers';
 
 interface Build {
   executionInput(request: ExecutionRequest): string;
@@ -30,16 +31,6 @@ const buildOf = (checkout: string): Build => {
   };
 };
 
-const WRK_HEADERS: RequestHeaders = { host: '127.0.0.1:8080', 'content-type': 'application/json', 'content-length': '402' };
-const BROWSER_HEADERS: RequestHeaders = {
-  ...WRK_HEADERS,
-  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  accept: 'application/json',
-  'accept-language': 'en-GB,en;q=0.9,fr;q=0.8',
-  'accept-encoding': 'gzip, deflate, br',
-  referer: 'https://www.example.com/products/123',
-  cookie: `site=1; _ga=GA1.2.123456789.1700000000; session=${'x'.repeat(200)}; oc.oc-greeting.seen=3`,
-};
 const NAMES = ['Ada', 'Bob', 'Cy', 'Di', 'Ed'];
 const VERSIONS = ['2.0.0', '2.0.0', '1.0.0', '1.1.0', '1.0.1'];
 const EXPRESSIONS = ['', '', '1.0.0', '1.x.x', '~1.0.0'];

@@ -8,6 +8,7 @@ const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 const HEAD_BYTES = 5;
 const AS_JSON = 0;
 const AS_V8 = 1;
+const AS_SPLIT = 2;
 /**
  * Bytes written and not yet taken by the peer past which a side that stops reading while behind
  * does: well above a busy moment's answers (a few hundred KB between two reads of a loaded front),
@@ -50,26 +51,27 @@ function fits(value: unknown, depth: number): boolean {
 }
 
 /**
+ * The message fields that hold a long string: an execution's input, an answer, a bridge call's
+ * payload (src/sandbox/protocol.ts). Under these names a message holds a string or nothing.
+ */
+const BULK_FIELDS = ['input', 'answer', 'payload'] as const;
+
+/**
  * A batch as a frame. The messages hold strings, numbers and plain objects only
  * (src/sandbox/protocol.ts). A small batch (every execution and answer of a usual component) is
- * written as JSON in UTF-8, which carries them exactly (a lone surrogate included: it is written
- * escaped): `v8.serialize` takes twice as long for them (10.5 against 5.3 µs for five executions
- * out and five answers back, measured alone), and each call leaves a serializer object that outlives a
- * scavenge (a front under 30k rendered GETs a second promoted 0.5–0.8 MB per scavenge for them).
- * A large one goes as V8's serialization, which copies strings as they are where JSON escapes
- * them: 5–8 ms against 50 ms for a 10 MB answer full of quotes, time a host's thread owes its
- * other tenants.
+ * written as JSON in UTF-8: `v8.serialize` takes twice as long for them (10.5 against 5.3 µs for
+ * five executions out and five answers back, measured alone), and each call leaves a serializer
+ * object that outlives a scavenge (a front under 30k rendered GETs a second promoted 0.5–0.8 MB per
+ * scavenge for them). Its messages' bulk strings, JSON themselves, go after the JSON as they are,
+ * each replaced there by its length: escaped inside it, each quote of theirs was written and read
+ * again, which cost an execution out and its answer back 0.7 µs on the front and 0.6 on its host of
+ * 1.3 and 1 (`bench/FINDINGS.md`, "Bulk strings beside a frame's JSON"). A batch with a bulk string
+ * UTF-8 cannot carry (a lone surrogate) goes as plain JSON, which writes it escaped. A large batch
+ * goes as V8's serialization, which copies strings as they are where JSON escapes them: 5–8 ms
+ * against 50 ms for a 10 MB answer full of quotes, time a host's thread owes its other tenants.
  */
 export function frameOf(batch: unknown[]): Buffer[] {
-  if (isSmall(batch)) {
-    // One buffer, head and body, for one plain write (a writev of two cost the front more): the body is written straight into it.
-    const json = JSON.stringify(batch);
-    const frame = Buffer.allocUnsafe(HEAD_BYTES + Buffer.byteLength(json, 'utf8'));
-    frame.writeUInt32BE(frame.length - HEAD_BYTES, 0);
-    frame[4] = AS_JSON;
-    frame.write(json, HEAD_BYTES, 'utf8');
-    return [frame];
-  }
+  if (isSmall(batch)) return [splitFrame(batch) ?? jsonFrame(batch)];
   // A large body is not copied again behind its head.
   const body = serialize(batch);
   const head = Buffer.allocUnsafe(HEAD_BYTES);
@@ -78,14 +80,85 @@ export function frameOf(batch: unknown[]): Buffer[] {
   return [head, body];
 }
 
+/**
+ * The frame's body: the JSON's length (4 bytes), the JSON of the messages with each bulk string's
+ * length in its place, then the bulk strings in the order of their messages and fields. Undefined
+ * when one is not well-formed UTF-16. One buffer, head and body, for one plain write (a writev of
+ * several cost the front more).
+ */
+function splitFrame(batch: unknown[]): Buffer | undefined {
+  const bulk: string[] = [];
+  const written: unknown[] = new Array(batch.length);
+  for (let index = 0; index < batch.length; index++) {
+    const message = batch[index] as Record<string, unknown>;
+    let copy = message;
+    for (const field of BULK_FIELDS) {
+      const value = message[field];
+      if (typeof value !== 'string') continue;
+      if (!value.isWellFormed()) return undefined;
+      if (copy === message) copy = { ...message };
+      copy[field] = value.length;
+      bulk.push(value);
+    }
+    written[index] = copy;
+  }
+  const json = JSON.stringify(written);
+  const strings = bulk.join('');
+  const jsonBytes = Buffer.byteLength(json, 'utf8');
+  const frame = Buffer.allocUnsafe(HEAD_BYTES + 4 + jsonBytes + Buffer.byteLength(strings, 'utf8'));
+  frame.writeUInt32BE(frame.length - HEAD_BYTES, 0);
+  frame[4] = AS_SPLIT;
+  frame.writeUInt32BE(jsonBytes, HEAD_BYTES);
+  frame.write(json, HEAD_BYTES + 4, 'utf8');
+  frame.write(strings, HEAD_BYTES + 4 + jsonBytes, 'utf8');
+  return frame;
+}
+
+/** The body as one JSON, written straight into the frame behind its head. */
+function jsonFrame(batch: unknown[]): Buffer {
+  const json = JSON.stringify(batch);
+  const frame = Buffer.allocUnsafe(HEAD_BYTES + Buffer.byteLength(json, 'utf8'));
+  frame.writeUInt32BE(frame.length - HEAD_BYTES, 0);
+  frame[4] = AS_JSON;
+  frame.write(json, HEAD_BYTES, 'utf8');
+  return frame;
+}
+
+/** The batch a whole frame (head and body) holds, or undefined when it holds none that can be read. */
+export function batchOfFrame(frame: Buffer): unknown[] | undefined {
+  return batchOf(frame[4], frame.subarray(HEAD_BYTES, HEAD_BYTES + frame.readUInt32BE(0)));
+}
+
 /** The batch a frame's body holds, or undefined when it holds none that can be read. */
 function batchOf(writtenAs: number | undefined, body: Buffer): unknown[] | undefined {
   try {
-    const batch: unknown = writtenAs === AS_JSON ? JSON.parse(body.toString('utf8')) : writtenAs === AS_V8 ? deserialize(body) : undefined;
+    const batch: unknown =
+      writtenAs === AS_SPLIT ? splitBatchOf(body) : writtenAs === AS_JSON ? JSON.parse(body.toString('utf8')) : writtenAs === AS_V8 ? deserialize(body) : undefined;
     return Array.isArray(batch) ? batch : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A split body's batch, its bulk strings back in their places; undefined unless their lengths take the strings exactly. */
+function splitBatchOf(body: Buffer): unknown[] | undefined {
+  const jsonBytes = body.readUInt32BE(0);
+  if (jsonBytes > body.length - 4) return undefined;
+  const batch: unknown = JSON.parse(body.toString('utf8', 4, 4 + jsonBytes));
+  if (!Array.isArray(batch)) return undefined;
+  const strings = body.toString('utf8', 4 + jsonBytes);
+  let at = 0;
+  for (const message of batch as unknown[]) {
+    if (typeof message !== 'object' || message === null) continue;
+    for (const field of BULK_FIELDS) {
+      const chars: unknown = (message as Record<string, unknown>)[field];
+      if (typeof chars !== 'number') continue;
+      if (!Number.isInteger(chars) || chars < 0 || chars > strings.length - at) return undefined;
+      (message as Record<string, unknown>)[field] = strings.slice(at, at + chars);
+      at += chars;
+    }
+  }
+  return at === strings.length ? batch : undefined;
 }
 
 /**

@@ -65,6 +65,47 @@ t.test('a frame whose body holds no batch cuts the connection, and throws nowher
   }
 });
 
+/** A frame of JSON and bulk strings after it (framed-socket.ts, AS_SPLIT), written by hand. */
+const splitFrame = (json: string, strings: string): Buffer => {
+  const body = Buffer.concat([Buffer.alloc(4), Buffer.from(json), Buffer.from(strings)]);
+  body.writeUInt32BE(Buffer.byteLength(json), 0);
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(body.length, 0);
+  head[4] = 2;
+  return Buffer.concat([head, body]);
+};
+
+t.test('a frame whose bulk strings do not match the lengths it gives cuts the connection, and throws nowhere', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['[{"t":"result","id":1,"answer":5}]', 'abc', 'longer than the strings'],
+    ['[{"t":"result","id":1,"answer":2}]', 'abc', 'shorter than the strings'],
+    ['[{"t":"result","id":1,"answer":-1}]', '', 'negative'],
+    ['[{"t":"result","id":1,"answer":1.5}]', 'ab', 'not whole'],
+    ['[{"t":"ping","id":1}]', 'stray', 'strings no message names'],
+    ['{"t":"ping","id":1}', '', 'no batch'],
+  ];
+  for (const [json, strings, what] of cases) {
+    const { client, batches, closed } = await connected(t);
+    client.write(splitFrame(json, strings));
+    await closed;
+    t.same(batches, [], `${what}: nothing was read`);
+  }
+  const head = Buffer.alloc(7);
+  head.writeUInt32BE(2, 0);
+  head[4] = 2;
+  const { client, batches, closed } = await connected(t);
+  client.write(head);
+  await closed;
+  t.same(batches, [], 'a body too short to hold its JSON length: nothing was read');
+});
+
+t.test('a frame written by hand with its bulk strings after the JSON is read whole, lengths counted in UTF-16 units', async (t) => {
+  const { client, batches } = await connected(t);
+  client.write(splitFrame('[{"t":"result","id":1,"answer":2},{"t":"ping","id":2},{"t":"result","id":3,"answer":2}]', 'é"👩'));
+  await until(() => batches.length === 1);
+  t.strictSame(batches[0], [{ t: 'result', id: 1, answer: 'é"' }, { t: 'ping', id: 2 }, { t: 'result', id: 3, answer: '👩' }]);
+});
+
 t.test('large batches and batches holding objects arrive as they were sent too', async (t) => {
   const { client, batches } = await connected(t);
   const answer = `é "Ada" 👩🏽‍💻 \ud800 ${'x'.repeat(100_000)}`;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { frameOf } from '../../src/sandbox/framed-socket';
+import { batchOfFrame, frameOf } from '../../src/sandbox/framed-socket';
 import { KnownPlans, SentPlans } from '../../src/sandbox/leased-plans';
 import { localCall } from '../../src/pipeline/nested-call';
 import type { NestedLease, NestedPlan } from '../../src/sandbox/protocol';
@@ -21,7 +21,7 @@ const plan = (id: number, name = `child-${id}`): NestedPlan => ({
 /** The lease as the host reads it: written into a frame by the front and parsed back. */
 function across(lease: NestedLease): NestedLease {
   const frame = frameOf([{ t: 'execute', id: 1, key: 'parent@1.0.0#k', component: 'parent', input: '{}', timeoutMs: 5000, lease }]);
-  return (JSON.parse(frame[0]!.subarray(5).toString('utf8')) as Array<{ lease: NestedLease }>)[0]!.lease;
+  return (batchOfFrame(frame[0]!) as Array<{ lease: NestedLease }>)[0]!.lease;
 }
 
 /** A front's connection to a host: the leases it sends, the plans the host reads from them. */
