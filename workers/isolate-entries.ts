@@ -1,7 +1,7 @@
 import type ivm from 'isolated-vm';
 import { isLetGo, moveTo } from './execution-state';
 import type { Execution, ExecutionTable } from './execution-table';
-import { bounded } from './execution-timers';
+import { onEntryGrid } from './execution-timers';
 import { CANCELLED_ANSWER, type IsolateAnswer } from './isolate-answers';
 import type { IsolateBridge } from './isolate-bridge';
 import { reasonOf, type DisposeReason } from './isolate-disposal';
@@ -150,7 +150,7 @@ export class IsolateEntries {
     }
     // CPU time is read around the entry only when a tail watches one of its executions.
     const cpuFrom = running.some((execution) => execution.tail) ? this.#isolate.cpuTime : undefined;
-    const options = { arguments: { copy: true }, timeout: bounded(timeoutMs) } as const;
+    const options = { arguments: { copy: true }, timeout: onEntryGrid(timeoutMs) } as const;
     const call =
       entered.length === 1
         ? entered[0]!.version.runMany!.apply(undefined, [entered[0]!.batch, entered[0]!.callAnswers], options)
