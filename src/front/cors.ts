@@ -12,7 +12,8 @@ import type { RegistryConfig } from '../config/config';
  * `OPTIONS` route only. Every other answer gets its two headers from one small hook, as the plugin
  * would write them (`Vary: Origin`, then the allowed origin): the plugin's work on each request
  * (its options copied twice, the route's options built twice, `Vary` parsed) cost a rendered GET
- * 1.7 of the front's 27 µs (bench/FINDINGS.md, "The CORS hook").
+ * 1 to 1.7 µs of the front's 27 to 32 (bench/FINDINGS.md, "CORS in a hook, strings beside a frame's
+ * JSON, entry limits on a grid").
  */
 export function registerCors(app: FastifyInstance, config: RegistryConfig): void {
   const headersFor = answerHeaders(config);

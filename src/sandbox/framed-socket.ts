@@ -64,8 +64,8 @@ const BULK_FIELDS = ['input', 'answer', 'payload'] as const;
  * object that outlives a scavenge (a front under 30k rendered GETs a second promoted 0.5–0.8 MB per
  * scavenge for them). Its messages' bulk strings, JSON themselves, go after the JSON as they are,
  * each replaced there by its length: escaped inside it, each quote of theirs was written and read
- * again, which cost an execution out and its answer back 0.7 µs on the front and 0.6 on its host of
- * 1.3 and 1 (`bench/FINDINGS.md`, "Bulk strings beside a frame's JSON"). A batch with a bulk string
+ * again (an execution out and its answer back, with wrk's headers: 0.65 against 1.04 µs on the front,
+ * 0.56 against 0.92 on its host; `bench/frame-strings.ts`). A batch with a bulk string
  * UTF-8 cannot carry (a lone surrogate) goes as plain JSON, which writes it escaped. A large batch
  * goes as V8's serialization, which copies strings as they are where JSON escapes them: 5–8 ms
  * against 50 ms for a 10 MB answer full of quotes, time a host's thread owes its other tenants.
