@@ -35,27 +35,35 @@ export function registerCors(app: FastifyInstance, config: RegistryConfig): void
   });
 }
 
-/** The CORS headers of an answer to a request from `origin` (not a preflight, not publishing). */
+/** Each configuration's rule, made once: the hook asks it on every request, the answers before routing now and then. */
+const rules = new WeakMap<RegistryConfig, (origin: string | undefined) => Record<string, string>>();
+
+/**
+ * The CORS headers of an answer to a request from `origin` (not a preflight, not publishing), as
+ * the plugin wrote them: `Vary: Origin` always, then the origin allowed, if any.
+ */
 function answerHeaders(config: RegistryConfig): (origin: string | undefined) => Record<string, string> {
+  let rule = rules.get(config);
+  if (rule) return rule;
   if (allowsAny(config)) {
     const any = { vary: 'Origin', 'access-control-allow-origin': '*' };
-    return () => any;
+    rule = () => any;
+  } else {
+    const none = { vary: 'Origin' };
+    const listed = new Map(config.cors.origins.map((origin) => [origin, { vary: 'Origin', 'access-control-allow-origin': origin }]));
+    rule = (origin) => (origin === undefined ? none : (listed.get(origin) ?? none));
   }
-  const none = { vary: 'Origin' };
-  const listed = new Map(config.cors.origins.map((origin) => [origin, { vary: 'Origin', 'access-control-allow-origin': origin }]));
-  return (origin) => (origin === undefined ? none : (listed.get(origin) ?? none));
+  rules.set(config, rule);
+  return rule;
 }
 
 /**
  * The CORS headers of an answer given before any route runs (a URL the router cannot read), where
- * the hooks never ran: the same origin rule, so a page on another origin reads the coded error
- * rather than a CORS failure.
+ * the hooks never ran: the same rule, so a page on another origin reads the coded error rather than
+ * a CORS failure.
  */
 export function corsHeadersBeforeRouting(config: RegistryConfig, request: FastifyRequest): Record<string, string> {
-  const origin = request.headers.origin;
-  if (typeof origin !== 'string' || isPublishing(request)) return {};
-  if (allowsAny(config)) return { 'access-control-allow-origin': '*' };
-  return config.cors.origins.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' };
+  return isPublishing(request) ? {} : answerHeaders(config)(request.headers.origin);
 }
 
 const allowsAny = (config: RegistryConfig): boolean => config.cors.origins.includes('*');

@@ -65,4 +65,16 @@ t.test('a URL the router cannot read is answered with the CORS headers of the or
   const fromOther = await ask(listed.url, 'https://evil.example');
   t.equal(statusLine(fromOther), 'HTTP/1.1 400 Bad Request');
   t.notMatch(headersOf(fromOther), /access-control-allow-origin/);
+
+  // One rule for both: the refused URL's CORS headers are those a routed answer to the same origin gets.
+  const corsLines = (answer: string) => headersOf(answer).split('\r\n').filter((line) => /^(vary|access-control-[a-z-]+):/.test(line));
+  const routed = (url: string, origin: string) => exchange(url, `GET /livez HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nOrigin: ${origin}\r\n\r\n`);
+  for (const [url, origin, expected] of [
+    [open.url, 'https://shop.example', ['vary: origin', 'access-control-allow-origin: *']],
+    [listed.url, 'https://shop.example', ['vary: origin', 'access-control-allow-origin: https://shop.example']],
+    [listed.url, 'https://evil.example', ['vary: origin']],
+  ] as const) {
+    t.same(corsLines(await ask(url, origin)), expected, `${origin}: the refused URL's`);
+    t.same(corsLines(await routed(url, origin)), expected, `${origin}: a routed answer's`);
+  }
 });
