@@ -5,22 +5,43 @@ import vm from 'node:vm';
 /** How often a front thread looks whether requests came, and for how many looks in a row none must have come. */
 export const QUIET_LOOK_MS = 1000;
 export const QUIET_LOOKS = 5;
+/**
+ * A front thread that answered this many requests since its last collection waits this many looks
+ * (a minute) instead: its code is optimized by then, and a full collection while it is idle throws
+ * that code away (below).
+ */
+export const BUSY_ANSWERS = 10_000;
+export const QUIET_LOOKS_AFTER_BUSY = 60;
+
+/** How long a quiet spell must last, after light and after busy use. */
+export interface QuietSpells {
+  looks: number;
+  busyAnswers: number;
+  looksAfterBusy: number;
+}
+
+const SPELLS: QuietSpells = { looks: QUIET_LOOKS, busyAnswers: BUSY_ANSWERS, looksAfterBusy: QUIET_LOOKS_AFTER_BUSY };
 
 /**
- * Gives back the memory its start or a load grew once the front thread has answered no request for
- * 5 to 6 s: one full collection that also shrinks the young generation (25 to 35 ms of a thread that has
+ * Gives back the memory its start or a load grew once the front thread has been quiet for a while:
+ * one full collection that also shrinks the young generation (25 to 35 ms of a thread that has
  * nothing else to do). V8's own memory reducer never does it here: it judges the allocation rate by
  * samples taken at collections, so an idle thread, which makes none, keeps the rate of the load that
  * ended ("high alloc" every 8 s) and, with it, its 32 MB of young generation and the old
- * generation's garbage (bench/FINDINGS.md, "Memory under load"). Shorter pauses between requests
- * (a benchmark's alternating rounds of 3 s, a page's visitors a few seconds apart) keep what the
- * load grew. A thread that never stops receiving requests is never collected this way; one that
- * receives none after a release is not collected again. The first quiet spell after the start counts
- * as one after a load: the start (the catalog read, `--with-demo`'s packaging) leaves garbage too.
+ * generation's garbage (bench/FINDINGS.md, "Memory under load").
+ *
+ * How long: 5 to 6 s after light use (the start, a few pages); a minute after a busy spell. Any full
+ * collection of an idle thread deoptimizes most of its optimized code (V8 drops the code whose
+ * embedded objects, the maps and closures of requests, died with the last request: 214 pieces after
+ * a rendered GET's load), so the load that comes back ran its first second at half speed, its p99 at
+ * 6 to 9 ms (bench/FINDINGS.md, "A quiet front's collection throws its optimized code away"). A
+ * benchmark's runs of other servers, a page's visitors seconds apart, no longer pay it. A thread that
+ * never stops receiving requests is never collected this way; one that receives none after a
+ * release is not collected again.
  */
-export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, quietLooks = QUIET_LOOKS, collect: () => void = memoryReducingCollection): () => void {
+export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, spells: QuietSpells = SPELLS, collect: () => void = memoryReducingCollection): () => void {
   let answers = 0;
-  const look = quietWatch(() => answers, quietLooks, collect);
+  const look = quietWatch(() => answers, spells, collect);
   const timer = setInterval(look, everyMs).unref();
   app.addHook('onClose', (_instance, done) => {
     clearInterval(timer);
@@ -32,10 +53,11 @@ export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOO
 }
 
 /**
- * One look of the watch: `collect` once when the count has not moved for `quietLooks` looks in a
- * row and moved since the last collection (or none was made yet). Returns whether it collected.
+ * One look of the watch: `collect` once when the count has not moved for as many looks in a row as
+ * `spells` asks after what it counted since the last collection (since the start, before the first),
+ * and moved since then (or none was made yet). Returns whether it collected.
  */
-export function quietWatch(count: () => number, quietLooks: number, collect: () => void): () => boolean {
+export function quietWatch(count: () => number, spells: QuietSpells, collect: () => void): () => boolean {
   let seen = count();
   let quiet = 0;
   let collectedAt: number | undefined;
@@ -46,7 +68,8 @@ export function quietWatch(count: () => number, quietLooks: number, collect: () 
       quiet = 0;
       return false;
     }
-    if (++quiet < quietLooks || now === collectedAt) return false;
+    const since = now - (collectedAt ?? 0);
+    if (++quiet < (since >= spells.busyAnswers ? spells.looksAfterBusy : spells.looks) || now === collectedAt) return false;
     collectedAt = now;
     collect();
     return true;

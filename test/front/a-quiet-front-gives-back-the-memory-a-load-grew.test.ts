@@ -11,8 +11,8 @@ import { until } from '../sandbox/wait-for';
 t.test('the watch collects once per quiet spell that follows requests, never while they keep coming', async (t) => {
   let requests = 0;
   let collections = 0;
-  // Quiet for two looks in a row.
-  const look = quietWatch(() => requests, 2, () => collections++);
+  // Quiet for two looks in a row (busy use, below, is not reached here).
+  const look = quietWatch(() => requests, { looks: 2, busyAnswers: 100, looksAfterBusy: 4 }, () => collections++);
   t.same([look(), look(), look(), look(), collections], [false, true, false, false, 1], "the start's garbage, once, at the second quiet look");
   requests += 3;
   t.same([look(), look(), look()], [false, false, true], 'requests came: two quiet looks after them, then the memory is given back');
@@ -29,10 +29,26 @@ t.test('the watch collects once per quiet spell that follows requests, never whi
   t.same([look(), look(), collections], [false, true, 3], 'then quiet again: once more');
 });
 
+t.test('after busy use the watch waits longer: a collection of an idle thread throws its optimized code away', async (t) => {
+  let requests = 0;
+  let collections = 0;
+  const look = quietWatch(() => requests, { looks: 2, busyAnswers: 100, looksAfterBusy: 4 }, () => collections++);
+  requests += 100;
+  t.same([look(), look(), look(), look(), collections], [false, false, false, false, 0], 'a hundred answers from the start: two quiet looks are not enough');
+  t.same([look(), collections], [true, 1], 'the fourth quiet look after them collects');
+  requests += 99;
+  t.same([look(), look(), look(), collections], [false, false, true, 2], '99 answers since that collection: light use, two quiet looks');
+  requests += 60;
+  t.equal(look(), false, '60 more');
+  requests += 40;
+  t.same([look(), look(), look(), look(), collections], [false, false, false, false, 2], 'a hundred since the last collection, though in two bursts: busy, so not at the second quiet look');
+  t.same([look(), look(), collections], [true, false, 3], 'at the fourth, once');
+});
+
 t.test("a front's answers count for the watch: one collection after the start, one after a load", async (t) => {
   const app = fastify();
   let collections = 0;
-  const answered = releaseMemoryWhenQuiet(app, 25, 2, () => collections++);
+  const answered = releaseMemoryWhenQuiet(app, 25, { looks: 2, busyAnswers: 1000, looksAfterBusy: 2 }, () => collections++);
   app.addHook('onSend', (_request, _reply, payload, done) => (answered(), done(null, payload)));
   app.get('/', async () => 'ok');
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
