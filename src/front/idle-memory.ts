@@ -34,10 +34,10 @@ const SPELLS: QuietSpells = { looks: QUIET_LOOKS, busyAnswers: BUSY_ANSWERS, loo
  * collection of an idle thread deoptimizes most of its optimized code (V8 drops the code whose
  * embedded objects, the maps and closures of requests, died with the last request: 214 pieces after
  * a rendered GET's load), so the load that came back ran its first second at half speed, and 6 s of
- * it had a p99 of 6.7 to 9.6 ms (bench/FINDINGS.md, "A quiet front's collection throws its optimized code away"). A
- * benchmark's runs of other servers, a page's visitors seconds apart, no longer pay it. A thread that
- * never stops receiving requests is never collected this way; one that receives none after a
- * release is not collected again.
+ * it had a p99 of 6.7 to 9.6 ms (bench/FINDINGS.md, "A quiet front's collection throws its
+ * optimized code away"). A benchmark's runs of other servers, a page's visitors seconds apart, no
+ * longer pay it. A thread that never stops receiving requests is never collected this way; one that
+ * receives none after a release is not collected again.
  */
 export function releaseMemoryWhenQuiet(app: FastifyInstance, everyMs = QUIET_LOOK_MS, spells: QuietSpells = SPELLS, collect: () => void = memoryReducingCollection): () => void {
   let answers = 0;
