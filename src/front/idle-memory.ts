@@ -2,25 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-/** How often a front thread looks whether requests came, and for how many looks in a row none must have come. */
-export const QUIET_LOOK_MS = 1000;
-export const QUIET_LOOKS = 5;
-/**
- * A front thread that answered this many requests since its last collection waits this many looks
- * (a minute) instead: its code is optimized by then, and a full collection while it is idle throws
- * that code away (below).
- */
-export const BUSY_ANSWERS = 10_000;
-export const QUIET_LOOKS_AFTER_BUSY = 60;
+/** How often a front thread looks whether requests came. */
+const QUIET_LOOK_MS = 1000;
 
-/** How long a quiet spell must last, after light and after busy use. */
+/** How many looks in a row without a request make a quiet spell, after light and after busy use. */
 export interface QuietSpells {
   looks: number;
+  /** Answers since the last collection from which the thread counts as busy... */
   busyAnswers: number;
+  /** ...and then waits this many looks: its code is optimized by then, and a collection while it is idle throws that code away (below). */
   looksAfterBusy: number;
 }
 
-const SPELLS: QuietSpells = { looks: QUIET_LOOKS, busyAnswers: BUSY_ANSWERS, looksAfterBusy: QUIET_LOOKS_AFTER_BUSY };
+const SPELLS: QuietSpells = { looks: 5, busyAnswers: 10_000, looksAfterBusy: 60 };
 
 /**
  * Gives back the memory its start or a load grew once the front thread has been quiet for a while:
