@@ -9,7 +9,8 @@ import type { FastifyReply } from 'fastify';
  */
 export function onAbandoned(reply: FastifyReply): (cancel: () => void) => void {
   const cancels: Array<() => void> = [];
-  reply.raw.once('close', () => {
+  // `on`, not `once`: a response closes once, and `once` wraps each listener in two objects more.
+  reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) for (const cancel of cancels) cancel();
   });
   return (cancel) => void cancels.push(cancel);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../ids/random-uuid';
 import type { IncomingMessage } from 'node:http';
 
 /** The header a request id arrives in (from a load balancer) and is answered in. */

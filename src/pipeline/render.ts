@@ -3,7 +3,7 @@ import type { ComponentVersion } from '../catalog/component-version';
 import type { RegistryConfig } from '../config/config';
 import { isErrorCode, TesseraError } from '../errors/errors';
 import type { RegistryMetrics } from '../metrics/registry-metrics';
-import { RequestBudget, type BatchAllowance } from '../sandbox/request-budget';
+import { RequestBudget, type BatchAllowance, type RequestLimits } from '../sandbox/request-budget';
 import type { ComponentCode } from '../sandbox/protocol';
 import type { Caller, ExecutionJob } from '../sandbox/execution-job';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
@@ -106,6 +106,8 @@ export class RenderPipeline {
   readonly lastErrors: LastErrors;
   /** Maps the frames of a watched execution's exception to its source files (a thread made on first use). */
   readonly #sourceMaps = new SourceMapFrames();
+  /** What each request from outside may spend, read from the configuration once: every request's budget shares it. */
+  #requestLimits: RequestLimits | undefined;
 
   constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }, tails?: TailHub, lastErrors = new LastErrors()) {
     this.#catalog = catalog;
@@ -129,12 +131,7 @@ export class RenderPipeline {
    */
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
-    const limits = this.#config.limits;
-    const budget = new RequestBudget(
-      { timeoutMs: limits.executionTimeoutMs, maxExecutions: limits.maxExecutionsPerRequest, maxSlots: limits.maxSlotsPerRequest, maxNestedChars: limits.maxNestedBytesPerRequest },
-      request.requestId,
-      request.batch,
-    );
+    const budget = new RequestBudget((this.#requestLimits ??= requestLimitsOf(this.#config)), request.requestId, request.batch);
     // Kept as sent, read only if a tail records one of the request's executions.
     budget.traceparent = request.headers['traceparent'];
     request.onAbandoned?.(() => budget.close());
@@ -321,6 +318,11 @@ export class RenderPipeline {
       },
     };
   }
+}
+
+function requestLimitsOf(config: RegistryConfig): RequestLimits {
+  const limits = config.limits;
+  return { timeoutMs: limits.executionTimeoutMs, maxExecutions: limits.maxExecutionsPerRequest, maxSlots: limits.maxSlotsPerRequest, maxNestedChars: limits.maxNestedBytesPerRequest };
 }
 
 function componentError(component: ComponentVersion, answer: SandboxFailure): TesseraError {

@@ -1,12 +1,5 @@
+import { randomUUID } from '../ids/random-uuid';
 import { escapeHtml } from './escape-html';
-
-/**
- * The wrapper's id, a UUID (decisions §4). node:crypto is loaded at the first one: a sandbox host
- * imports this module for the children it runs beside their parent, and loading crypto (about 20 of
- * Node's modules, about 4 ms of CPU) was part of every host's start, wrapping or not.
- */
-let randomUUID: (() => string) | undefined;
-const wrapperId = (): string => (randomUUID ??= (require('node:crypto') as typeof import('node:crypto')).randomUUID)();
 
 export interface WrapOptions {
   href: string;
@@ -27,7 +20,7 @@ export function wrapHtml(html: string, options: WrapOptions): string {
     : '';
   if (options.container) return html + info;
   return (
-    `<oc-component href="${escapeHtml(options.href)}" data-hash="${options.templateKey}" id="${wrapperId()}" ` +
+    `<oc-component href="${escapeHtml(options.href)}" data-hash="${options.templateKey}" id="${randomUUID()}" ` +
     `data-name="${escapeHtml(options.name)}" data-rendered="true" data-version="${escapeHtml(options.version)}">${html}${info}</oc-component>`
   );
 }

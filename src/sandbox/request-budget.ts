@@ -42,7 +42,9 @@ export class BatchAllowance {
  */
 export class RequestBudget {
   readonly #limits: RequestLimits;
-  readonly #running = new Set<() => void>();
+  /** What cancels each execution running for the request: most run one, kept apart; any more in a set made for them. */
+  #runningOne: (() => void) | undefined;
+  #runningMore: Set<() => void> | undefined;
   #deadline: number | undefined;
   #executions = 0;
   #slots = 0;
@@ -144,15 +146,25 @@ export class RequestBudget {
 
   /** Registers how to cancel a running execution; answers the call that unregisters it. */
   track(cancel: () => void): () => void {
-    this.#running.add(cancel);
-    return () => this.#running.delete(cancel);
+    if (this.#runningOne === undefined) {
+      this.#runningOne = cancel;
+      return () => {
+        if (this.#runningOne === cancel) this.#runningOne = undefined;
+      };
+    }
+    const more = (this.#runningMore ??= new Set());
+    more.add(cancel);
+    return () => more.delete(cancel);
   }
 
   /** The request was answered: cancels what still runs for it. */
   close(): void {
     this.#closed = true;
-    const running = [...this.#running];
-    this.#running.clear();
-    for (const cancel of running) cancel();
+    const one = this.#runningOne;
+    const more = this.#runningMore;
+    this.#runningOne = undefined;
+    this.#runningMore = undefined;
+    one?.();
+    if (more) for (const cancel of more) cancel();
   }
 }

@@ -23,7 +23,7 @@ function builtinsOfTheHostsModules(): string[] {
 
 // Every sandbox host a registry starts, or starts again after a loss, pays its start in CPU: the
 // wrapper's UUID loaded node:crypto (about 20 of Node's modules, about 4 ms of CPU) into
-// hosts that may never wrap anything. Its first wrapper loads it now (src/pipeline/wrap-html.ts).
+// hosts that may never wrap anything. Its first UUID loads it now (src/ids/random-uuid.ts).
 t.test("a sandbox host's modules load without node:crypto", async (t) => {
   const builtins = builtinsOfTheHostsModules();
   t.ok(builtins.includes('net'), 'the check sees what the host loads (its socket)');
