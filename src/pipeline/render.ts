@@ -107,7 +107,7 @@ export class RenderPipeline {
   /** Maps the frames of a watched execution's exception to its source files (a thread made on first use). */
   readonly #sourceMaps = new SourceMapFrames();
   /** What each request from outside may spend, read from the configuration once: every request's budget shares it. */
-  #requestLimits: RequestLimits | undefined;
+  readonly #requestLimits: RequestLimits;
 
   constructor(catalog: Catalog, pool: SandboxPool, config: RegistryConfig, metrics: RegistryMetrics, log: BridgeLog = { failed: () => {} }, tails?: TailHub, lastErrors = new LastErrors()) {
     this.#catalog = catalog;
@@ -115,6 +115,7 @@ export class RenderPipeline {
     this.lastErrors = lastErrors;
     this.#pool = pool;
     this.#config = config;
+    this.#requestLimits = requestLimitsOf(config);
     this.#metrics = metrics;
     this.#log = log;
     this.#nested = new NestedPlans(catalog, config);
@@ -131,7 +132,7 @@ export class RenderPipeline {
    */
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
-    const budget = new RequestBudget((this.#requestLimits ??= requestLimitsOf(this.#config)), request.requestId, request.batch);
+    const budget = new RequestBudget(this.#requestLimits, request.requestId, request.batch);
     // Kept as sent, read only if a tail records one of the request's executions.
     budget.traceparent = request.headers['traceparent'];
     request.onAbandoned?.(() => budget.close());
