@@ -2,8 +2,8 @@
  * Random (version 4) UUIDs for what the front makes on every request: a request's id and each
  * rendered wrapper's (decisions §4). Node's `randomUUID` joins its 36 characters from 20 pieces, about
  * 600 bytes of garbage a call, two calls a rendered GET; here the characters are written into one
- * buffer and read out as one string, about 60 bytes, from random bytes drawn 4 KB at a time as Node
- * draws them. node:crypto is loaded at the first call: a sandbox host imports the wrapper for the
+ * buffer and read out as one string, about 60 bytes, from random bytes drawn 4 KB at a time (Node
+ * draws 2 KB). node:crypto is loaded at the first call: a sandbox host imports the wrapper for the
  * children it runs beside their parent, and loading crypto (about 20 of Node's modules, 4 ms of CPU)
  * was part of every host's start, wrapping or not.
  */
