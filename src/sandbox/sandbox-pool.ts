@@ -116,7 +116,11 @@ export class SandboxPool {
         // The execution's own charge first: what its leases take ahead is what the request has left after it.
         const timeoutMs = this.#charge(job);
         if (job.children) granted = this.#leases.grant(job, payer, job.children);
-        const answer = await this.#run(job, granted, timeoutMs);
+        // One round trip in the common case, awaited here rather than in a function of its own: a
+        // rendered GET already passes through a handful of promises.
+        const host = this.#hostAtHand(job) ?? (await this.#hosts.aHost(timeoutMs));
+        const first = await this.#runOn(host, job, undefined, timeoutMs, granted);
+        const answer = first === ELSEWHERE || first === NEED_CODE ? await this.#runAgain(job, granted, timeoutMs, host, first) : first;
         if (granted?.runs) this.#leases.settle(job, granted, granted.runs);
         job.budget.chargeAnswer(answer.length, job.depth > 0);
         return answer;
@@ -151,24 +155,33 @@ export class SandboxPool {
     for (const scope of this.#quarantine.record(owner)) this.#options.events.quarantined(owner.tenant, scope);
   }
 
-  async #run(job: ExecutionJob, granted: GrantedLease | undefined, timeoutMs: number): Promise<string> {
+  /** A ready host for the execution, without waiting: `asked` (the one that asked for the code), its caller's, or the pool's pick. */
+  #hostAtHand(job: ExecutionJob, asked?: SandboxHost): SandboxHost | undefined {
+    return (asked?.state === 'ready' ? asked : undefined) ?? nearHost(job.caller?.host, job.component) ?? this.#hosts.pick(job.component);
+  }
+
+  /**
+   * After a first answer that ran nothing: ELSEWHERE (a host being replaced, which this front had not
+   * heard of yet: the same execution, elsewhere) or NEED_CODE (the host lacks the version's code: it
+   * goes back to that host with the code, as first picked, not to a host the pick avoided, busy by now).
+   */
+  async #runAgain(job: ExecutionJob, granted: GrantedLease | undefined, timeoutMs: number, first: SandboxHost, firstAnswer: typeof ELSEWHERE | typeof NEED_CODE): Promise<string> {
     let code: ComponentCode | undefined;
-    /** The host that asked for the code: the execution goes back to it with the code, as first picked (not to a host the pick avoided, busy by now). */
-    let asked: SandboxHost | undefined;
+    let host = first;
+    let answer: string | typeof ELSEWHERE = firstAnswer;
     for (;;) {
-      const host = (asked?.state === 'ready' ? asked : undefined) ?? nearHost(job.caller?.host, job.component) ?? this.#hosts.pick(job.component) ?? (await this.#hosts.aHost(timeoutMs));
-      const answer = await this.#runOn(host, job, code, timeoutMs, granted);
-      // A host being replaced, which this front had not heard of yet: the same execution, elsewhere.
-      if (answer === ELSEWHERE) {
-        asked = undefined;
-        continue;
+      let asked: SandboxHost | undefined;
+      if (answer === NEED_CODE) {
+        if (code) throw new Error('A sandbox host asked twice for the same code.');
+        asked = host;
+        code = await job.loadCode();
+        // The request may have been answered while the code was read.
+        job.budget.assertOpen();
+      } else if (answer !== ELSEWHERE) {
+        return answer;
       }
-      if (answer !== NEED_CODE) return answer;
-      if (code) throw new Error('A sandbox host asked twice for the same code.');
-      asked = host;
-      code = await job.loadCode();
-      // The request may have been answered while the code was read.
-      job.budget.assertOpen();
+      host = this.#hostAtHand(job, asked) ?? (await this.#hosts.aHost(timeoutMs));
+      answer = await this.#runOn(host, job, code, timeoutMs, granted);
     }
   }
 

@@ -19,7 +19,8 @@ interface ActionParams {
  * answers `{…, data: <result>}`. An action the component does not register is NOT_FOUND.
  */
 export function registerAction(app: FastifyInstance, services: RegistryServices): void {
-  const handler = async (request: FastifyRequest<{ Params: ActionParams }>, reply: FastifyReply) => {
+  // Not async: the answer's promise is sendRender's (get-component.ts).
+  const handler = (request: FastifyRequest<{ Params: ActionParams }>, reply: FastifyReply) => {
     const { action, name } = request.params;
     const version = request.params.version ?? '';
     return sendRender(reply, services, { name, version }, () =>

@@ -13,7 +13,8 @@ interface ComponentParams {
 
 /** `GET /:name` and `GET /:name/:version`: rendered, unrendered or info, by `Accept`. */
 export function registerGetComponent(app: FastifyInstance, services: RegistryServices): void {
-  const handler = async (request: FastifyRequest<{ Params: ComponentParams }>, reply: FastifyReply) => {
+  // Not async: the answer's promise is sendRender's, passed to fastify as it is, not wrapped in one more.
+  const handler = (request: FastifyRequest<{ Params: ComponentParams }>, reply: FastifyReply) => {
     const { name } = request.params;
     // `//x` routes here with an empty name: a path no component has, answered as the router's 404.
     if (name === '') return reply.callNotFound();
