@@ -1,5 +1,5 @@
 import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
-import { ERRORS, TesseraError } from '../errors/errors';
+import { ERRORS } from '../errors/errors';
 import { CounterTally, HistogramTally, type CounterCell, type HistogramCell } from './tallies';
 import type { SandboxEvents, SandboxStats } from '../sandbox/pool-options';
 import type { SandboxPool } from '../sandbox/sandbox-pool';
@@ -217,23 +217,13 @@ export class RegistryMetrics {
   }
 
   /**
-   * Times an execution from now until `answer` settles, and counts it by its outcome: 'ok', the
-   * answer's failure code, or the code of the error it rejects with. Chained on the promise itself,
-   * not awaited in an async function of its own: one promise fewer per execution.
+   * Times an execution from now: the function it answers counts it when it ends, by its outcome ('ok',
+   * or the code of its failure or error). Called from the render path's one reaction to the answer,
+   * not chained on the answer's promise itself: one promise fewer per execution.
    */
-  observeExecution<T extends { ok: boolean; code?: string }>(component: PublishedVersion, tenant: string, answer: Promise<T>, job?: { cutShort?: boolean }): Promise<T> {
+  executionTimer(component: PublishedVersion, tenant: string, job?: { cutShort?: boolean }): (outcome: string) => void {
     const started = performance.now();
-    const record = (outcome: string) => this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome, job?.cutShort !== true);
-    return answer.then(
-      (settled) => {
-        record(settled.ok ? 'ok' : (settled.code ?? 'GENERIC_ERROR'));
-        return settled;
-      },
-      (error: unknown) => {
-        record(error instanceof TesseraError ? error.code : 'GENERIC_ERROR');
-        throw error;
-      },
-    );
+    return (outcome) => this.recordExecution(component, tenant, (performance.now() - started) / 1000, outcome, job?.cutShort !== true);
   }
 
   /** A nested render started, by its parent's host itself or through the front. */

@@ -263,18 +263,28 @@ export class RenderPipeline {
         }),
     };
     if (sight === 'full') job.tail = true;
-    let answer = this.#pool.execute(job).then(
+    const ended = this.#metrics.executionTimer(component, tenant, job);
+    let answer: Promise<SandboxAnswer> = this.#pool.execute(job).then(
       (json) => {
         const parsed = JSON.parse(json) as SandboxAnswer;
-        return parsed.ok ? parsed : noteFailure(this.lastErrors, component, tenant, checkedFailure(parsed));
+        if (parsed.ok) {
+          ended('ok');
+          return parsed;
+        }
+        const failure = checkedFailure(parsed);
+        ended(failure.code);
+        return noteFailure(this.lastErrors, component, tenant, failure);
       },
-      (error: unknown) => noteRejection(this.lastErrors, component, tenant, error),
+      (error: unknown) => {
+        ended(error instanceof TesseraError ? error.code : 'GENERIC_ERROR');
+        return noteRejection(this.lastErrors, component, tenant, error);
+      },
     );
     if (sight !== undefined) {
       const mapFrames = (stack: string[]) => this.#sourceMaps.mapped(component, stack);
       answer = recordForTails(this.#tails!, { tenant, name: component.name, version: component.version, request, budget, mapFrames }, job, answer);
     }
-    return this.#metrics.observeExecution(component, tenant, answer, job);
+    return answer;
   }
 
   /**
