@@ -130,17 +130,19 @@ export class RenderPipeline {
    * Renders a request from outside (it gets a budget, closed when it is answered, which cancels any
    * nested execution still running for it) or a nested render (it spends its root's budget).
    */
-  async render(request: RenderRequest): Promise<RenderResult> {
+  render(request: RenderRequest): Promise<RenderResult> {
     if (request.budget) return this.#render(request, request.budget);
     const budget = new RequestBudget(this.#requestLimits, request.requestId, request.batch);
     // Kept as sent, read only if a tail records one of the request's executions.
     budget.traceparent = request.headers['traceparent'];
-    request.onAbandoned?.(() => budget.close());
-    try {
-      return await this.#render(request, budget);
-    } finally {
-      budget.close();
-    }
+    const close = () => budget.close();
+    request.onAbandoned?.(close);
+    const rendered = this.#render(request, budget);
+    // Closed once answered, before whoever awaits the render goes on (a promise's reactions run in the
+    // order they were added); not an async function awaiting it, which cost each render one more turn
+    // of the microtask queue.
+    void rendered.then(close, close);
+    return rendered;
   }
 
   async #render(request: RenderRequest, budget: RequestBudget): Promise<RenderResult> {
