@@ -55,9 +55,10 @@ export function registerBatch(app: FastifyInstance, services: RegistryServices):
     {
       schema: SCHEMA,
       validatorCompiler: strictBatchValidator,
-      // A body read as text (any content type but JSON's) would only be told "must be object".
-      preValidation: async (request: FastifyRequest<{ Body: BatchBody }>) => {
-        if (typeof (request.body as unknown) === 'string') throw new TesseraError('POST_BODY_NOT_VALID', NOT_JSON);
+      // A body read as text (any content type but JSON's) would only be told "must be object". A
+      // callback, not an async hook: every batch runs it, and it needs no promise.
+      preValidation: (request: FastifyRequest<{ Body: BatchBody }>, _reply: FastifyReply, done: (error?: Error) => void) => {
+        done(typeof (request.body as unknown) === 'string' ? new TesseraError('POST_BODY_NOT_VALID', NOT_JSON) : undefined);
       },
     },
     async (request: FastifyRequest<{ Body: BatchBody }>, reply: FastifyReply) => {
